@@ -1,0 +1,172 @@
+/**
+ * The normalized context every source is read into: one type, so agent code never branches on
+ * the wire shape, and a `trust` label, so agent code can tell what was proven from what was said.
+ * Types only; nothing here runs.
+ */
+
+/** Where a context came from. */
+export type BuzzSource = 'envelope-v1' | 'meta-draft' | 'prompt-text';
+
+/**
+ * How well a context is proven, strongest first:
+ * - `verified`: a v1 envelope whose attestation verified against the agent's pinned key and whose
+ *   every event verified against its author's key;
+ * - `asserted`: structured `_meta.buzz` the transport sent but nobody proved (draft shape, or a v1
+ *   envelope read without a pinned key);
+ * - `scraped`: rebuilt from model-visible prompt text that any message could forge.
+ */
+export type Trust = 'verified' | 'asserted' | 'scraped';
+
+/** The kind of Buzz channel; `unknown` where the source does not say. */
+export type BuzzChannelType = 'dm' | 'channel' | 'unknown';
+
+/** A member of a channel as listed in a v1 envelope. */
+export interface BuzzMember {
+  /** 64 lowercase hex digits. */
+  readonly pubkey: string;
+  /** The member's role in the channel. */
+  readonly role: 'owner' | 'admin' | 'member';
+}
+
+/** One chat event of a delivery, normalized across sources. */
+export interface BuzzEvent {
+  /** NIP-01 event id (64 lowercase hex); `null` only for prompt-text eras that never rendered it. */
+  readonly id: string | null;
+  /** The author's pubkey, 64 lowercase hex. */
+  readonly sender: string;
+  /** Nostr event kind; `null` only for the earliest prompt-text era, which never rendered it. */
+  readonly kind: number | null;
+  /** Unix seconds. */
+  readonly createdAt: number;
+  /** Message text, where the source carries it (v1 envelope, prompt text). */
+  readonly content?: string;
+  /** Nostr tags, where the source carries them. */
+  readonly tags?: readonly (readonly string[])[];
+  /** A display name the host rendered next to the sender (prompt text only; untrusted). */
+  readonly senderLabel?: string;
+}
+
+/** A {@link BuzzEvent} from structured `_meta.buzz`: its id is always known. */
+export interface BuzzIdentifiedEvent extends BuzzEvent {
+  /** NIP-01 event id, 64 lowercase hex. */
+  readonly id: string;
+  /** Nostr event kind. */
+  readonly kind: number;
+}
+
+/** A complete signed event from a v1 envelope. */
+export interface BuzzSignedEvent extends BuzzIdentifiedEvent {
+  /** Message text. */
+  readonly content: string;
+  /** Nostr tags. */
+  readonly tags: readonly (readonly string[])[];
+}
+
+/** Where a reply to this delivery belongs (NIP-10 thread anchors). */
+export interface BuzzReply {
+  /** The thread's root event id. */
+  readonly rootEventId: string;
+  /** The direct parent of the last event, or `null` when it is not a reply. */
+  readonly parentEventId: string | null;
+  /** The event a reply answers: the last event of the delivery. */
+  readonly replyToEventId: string;
+}
+
+/** A job event carried by a v1 envelope. `jobId` and `title` are asserted by the host, not proven. */
+export interface BuzzJob {
+  /** Correlation key of the job (not a verified reference). */
+  readonly jobId: string;
+  /** What the job event does. */
+  readonly action: 'request' | 'accepted' | 'result' | 'cancel';
+  /** Id of the job event. */
+  readonly eventId: string;
+  /** The job's title (≤ 512 UTF-8 bytes, no control or format characters). */
+  readonly title: string;
+  /** Due time in Unix seconds, or `null`. */
+  readonly dueAt: number | null;
+}
+
+/** Fields every context has, whatever its source. */
+interface BuzzContextBase {
+  /** Where this context came from. */
+  readonly source: BuzzSource;
+  /** How well it is proven. */
+  readonly trust: Trust;
+  /** The channel's UUID (lowercase, hyphenated). */
+  readonly channelId: string;
+  /** The channel's kind. */
+  readonly channelType: BuzzChannelType;
+  /** The events of this delivery, oldest first; the last one is the one a reply answers. */
+  readonly events: readonly BuzzEvent[];
+  /** Events of a cancelled turn merged into this one (Steer/Interrupt). */
+  readonly cancelledEvents: readonly BuzzEvent[];
+  /** Non-fatal findings (unknown keys, oddities), one sentence each. */
+  readonly diagnostics: readonly string[];
+}
+
+/** A context read from a v1 envelope (`verified` with a pinned key, else `asserted`). */
+export interface BuzzEnvelopeContext extends BuzzContextBase {
+  /** Always `'envelope-v1'`. */
+  readonly source: 'envelope-v1';
+  /** `verified` when checked against the pinned agent key, `asserted` without one. */
+  readonly trust: 'verified' | 'asserted';
+  /** Signed chat events of this delivery. */
+  readonly events: readonly BuzzSignedEvent[];
+  /** Always empty for v1 envelopes (they do not carry cancelled events). */
+  readonly cancelledEvents: readonly BuzzSignedEvent[];
+  /** The host's dedup key: a redelivered batch has the same id. */
+  readonly deliveryId: string;
+  /** Thread anchors for a reply. */
+  readonly reply: BuzzReply;
+  /** The channel owner's pubkey. */
+  readonly owner: string;
+  /** The managed agent's pubkey. */
+  readonly agent: string;
+  /** Channel members, sorted by pubkey. */
+  readonly members: readonly BuzzMember[];
+  /** `v1:` + sha256 of the member list: changes whenever membership does. */
+  readonly membershipRevision: string;
+  /** The job event's summary, when the delivery carries one. */
+  readonly job?: BuzzJob;
+}
+
+/** A context that was checked against the agent's pinned key. */
+export interface BuzzVerifiedContext extends BuzzEnvelopeContext {
+  /** Always `'verified'`. */
+  readonly trust: 'verified';
+}
+
+/** A context read from the unsigned draft shape of the original proposal. */
+export interface BuzzDraftContext extends BuzzContextBase {
+  /** Always `'meta-draft'`. */
+  readonly source: 'meta-draft';
+  /** Always `'asserted'`. */
+  readonly trust: 'asserted';
+  /** `dm` or `channel`. */
+  readonly channelType: 'dm' | 'channel';
+  /** Events with known ids. */
+  readonly events: readonly BuzzIdentifiedEvent[];
+  /** Cancelled events with known ids. */
+  readonly cancelledEvents: readonly BuzzIdentifiedEvent[];
+}
+
+/** A context rebuilt from prompt text (legacy hosts). Forgeable: never use it to authorize. */
+export interface BuzzScrapedContext extends BuzzContextBase {
+  /** Always `'prompt-text'`. */
+  readonly source: 'prompt-text';
+  /** Always `'scraped'`. */
+  readonly trust: 'scraped';
+  /** The channel name the host rendered, if any. */
+  readonly channelName?: string;
+}
+
+/**
+ * What `readBuzzContext` returns: one of the three source shapes, discriminated by `source`
+ * (and, for `verified`, by `trust`).
+ *
+ * @example
+ * ```ts
+ * if (ctx.trust === 'verified') ctx.deliveryId // string: only envelopes verify
+ * ```
+ */
+export type BuzzContext = BuzzEnvelopeContext | BuzzDraftContext | BuzzScrapedContext;

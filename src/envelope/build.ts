@@ -1,0 +1,214 @@
+/**
+ * Host side: builds v1 envelopes exactly as buzz-acp does, for hosts written in TypeScript, test
+ * doubles and the demo. The attesting key is the managed agent's own secret key; events must
+ * already be signed by their authors.
+ */
+import { finalizeEvent } from 'nostr-tools/pure';
+import type { BuzzJob, BuzzMember, BuzzReply } from '../context.js';
+import { BuzzMetaError } from '../errors.js';
+import { publicKeyHex, schnorrSignHex, bytesToHex } from './crypto.js';
+import { attestationDigest, deliveryIdOf, membershipRevisionOf, withoutKey } from './hashes.js';
+import { ATTESTATION_ALGORITHM } from './schema.js';
+import { checkEnvelope } from './verify.js';
+
+/** A complete signed NIP-01 event. */
+export interface NostrEvent {
+  /** Event id, 64 hex. */
+  readonly id: string;
+  /** Author pubkey, 64 hex. */
+  readonly pubkey: string;
+  /** Unix seconds. */
+  readonly created_at: number;
+  /** Event kind. */
+  readonly kind: number;
+  /** Tags. */
+  readonly tags: readonly (readonly string[])[];
+  /** Content. */
+  readonly content: string;
+  /** BIP-340 signature, 128 hex. */
+  readonly sig: string;
+}
+
+/** A v1 envelope as a host sends it under `_meta.buzz`. */
+export interface BuzzEnvelopeV1 {
+  /** Always 1. */
+  readonly version: 1;
+  /** sha256 of the delivery's canonical identity: a dedup key. */
+  readonly deliveryId: string;
+  /** The channel and its membership. */
+  readonly channel: {
+    readonly id: string;
+    readonly type: 'dm' | 'channel';
+    readonly ownerPubkey: string;
+    readonly agentPubkey: string;
+    readonly members: readonly BuzzMember[];
+    readonly membershipRevision: string;
+  };
+  /** Thread anchors of the last event. */
+  readonly reply: BuzzReply;
+  /** The signed events, oldest first. */
+  readonly events: readonly NostrEvent[];
+  /** The job event's summary, when the delivery carries one. */
+  readonly job?: BuzzJob;
+  /** The agent key's BIP-340 attestation over everything else. */
+  readonly attestation: {
+    readonly algorithm: 'bip340-sha256';
+    readonly signerPubkey: string;
+    readonly payloadHash: string;
+    readonly signature: string;
+  };
+}
+
+/** What a host knows when it builds an envelope. */
+export interface BuildEnvelopeInput {
+  /** The managed agent's 32-byte secret key: it attests the envelope. */
+  readonly agentSecretKey: Uint8Array;
+  /** The channel's UUID (lowercase, hyphenated). */
+  readonly channelId: string;
+  /** Channel kind (upstream P0 sends only `dm`). Default `'dm'`. */
+  readonly channelType?: 'dm' | 'channel';
+  /** The channel owner's pubkey (64 hex). */
+  readonly ownerPubkey: string;
+  /** Members; default owner + agent, both role `member` (upstream P0). Sorted by pubkey on output. */
+  readonly members?: readonly BuzzMember[];
+  /** Signed events, oldest first; each must carry `["h", channelId]`. */
+  readonly events: readonly NostrEvent[];
+  /** The job summary, when one of the events is a job event. */
+  readonly job?: BuzzJob;
+}
+
+/**
+ * Builds a signed v1 envelope. The result verifies with `verifyBuzzEnvelope` against the agent's
+ * pubkey; a structurally wrong input (an event without the channel's `h` tag, a bad id) throws.
+ *
+ * @example
+ * ```ts
+ * const buzz = buildBuzzEnvelope({ agentSecretKey, channelId, ownerPubkey, events: [signedEvent] })
+ * ```
+ * @throws BuzzMetaError with the code of the first problem found.
+ */
+export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
+  const agentPubkey = publicKeyHex(input.agentSecretKey);
+  const members = (
+    input.members ?? [
+      { pubkey: input.ownerPubkey, role: 'member' as const },
+      { pubkey: agentPubkey, role: 'member' as const },
+    ]
+  )
+    .map((member) => ({ pubkey: member.pubkey, role: member.role }))
+    .sort((a, b) => (a.pubkey < b.pubkey ? -1 : a.pubkey > b.pubkey ? 1 : 0));
+  const events = input.events.map(copyEvent);
+  const last = events[events.length - 1];
+  if (last === undefined) throw BuzzMetaError.of('invalid_option', '/events', 'an envelope carries at least one event');
+  const channel = {
+    id: input.channelId,
+    type: input.channelType ?? 'dm',
+    ownerPubkey: input.ownerPubkey,
+    agentPubkey,
+    members,
+    membershipRevision: membershipRevisionOf(input.channelId, members),
+  };
+  const reply = replyAnchorsOf(last);
+  const job = input.job === undefined ? undefined : copyJob(input.job);
+  const deliveryId = deliveryIdOf({ version: 1, channel, reply, events, job });
+  const unsigned = job === undefined
+    ? { version: 1 as const, deliveryId, channel, reply, events }
+    : { version: 1 as const, deliveryId, channel, reply, events, job };
+  const envelope = attestBuzzEnvelope(unsigned, input.agentSecretKey) as BuzzEnvelopeV1;
+  const check = checkEnvelope(envelope, undefined);
+  if (!check.ok) throw check.error;
+  return envelope;
+}
+
+/**
+ * Adds (or replaces) the `attestation` of an envelope-shaped object: payloadHash over everything
+ * else, BIP-340 signature by `secretKey`. Returns a new object; the input is not changed.
+ * Low-level: it signs whatever it is given, which is what tests of a verifier need.
+ *
+ * @example
+ * ```ts
+ * const resigned = attestBuzzEnvelope({ ...envelope, deliveryId: other }, agentSecretKey)
+ * ```
+ */
+export function attestBuzzEnvelope<T extends object>(
+  envelope: T,
+  secretKey: Uint8Array,
+): Omit<T, 'attestation'> & { attestation: BuzzEnvelopeV1['attestation'] } {
+  const digest = attestationDigest(envelope);
+  const out = withoutKey(envelope, 'attestation');
+  out['attestation'] = {
+    algorithm: ATTESTATION_ALGORITHM,
+    signerPubkey: publicKeyHex(secretKey),
+    payloadHash: bytesToHex(digest),
+    signature: schnorrSignHex(digest, secretKey),
+  };
+  return out as Omit<T, 'attestation'> & { attestation: BuzzEnvelopeV1['attestation'] };
+}
+
+/**
+ * The reply anchors buzz-acp derives from the last event's NIP-10 marked `e` tags: root marker →
+ * root, reply marker → parent; a root-less reply uses the parent as root; with neither, the event
+ * is its own root and has no parent.
+ */
+export function replyAnchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>): BuzzReply {
+  let root: string | undefined;
+  let parent: string | undefined;
+  for (const tag of last.tags) {
+    if (tag[0] !== 'e' || tag[1] === undefined) continue;
+    if (tag[3] === 'root') root ??= tag[1];
+    else if (tag[3] === 'reply') parent ??= tag[1];
+  }
+  if (parent !== undefined) return { rootEventId: root ?? parent, parentEventId: parent, replyToEventId: last.id };
+  if (root !== undefined) return { rootEventId: root, parentEventId: root, replyToEventId: last.id };
+  return { rootEventId: last.id, parentEventId: null, replyToEventId: last.id };
+}
+
+/** An unsigned event as a host or test writes it. */
+export interface EventTemplate {
+  /** Event kind (9 for chat). */
+  readonly kind: number;
+  /** Unix seconds. */
+  readonly created_at: number;
+  /** Tags; include `["h", channelId]`. */
+  readonly tags: readonly (readonly string[])[];
+  /** Message text. */
+  readonly content: string;
+}
+
+/**
+ * Signs an event template as its author (NIP-01 id + BIP-340 signature, via nostr-tools).
+ * Returns a plain object, free of nostr-tools' cached-verdict symbol.
+ *
+ * @example
+ * ```ts
+ * const event = signEvent({ kind: 9, created_at: 1785840000, tags: [['h', channelId]], content: 'hi' }, ownerKey)
+ * ```
+ */
+export function signEvent(template: EventTemplate, secretKey: Uint8Array): NostrEvent {
+  const signed = finalizeEvent(
+    {
+      kind: template.kind,
+      created_at: template.created_at,
+      tags: template.tags.map((tag) => tag.slice()),
+      content: template.content,
+    },
+    secretKey,
+  );
+  return copyEvent(signed);
+}
+
+function copyEvent(event: NostrEvent): NostrEvent {
+  return {
+    id: event.id,
+    pubkey: event.pubkey,
+    created_at: event.created_at,
+    kind: event.kind,
+    tags: event.tags.map((tag) => tag.slice()),
+    content: event.content,
+    sig: event.sig,
+  };
+}
+
+function copyJob(job: BuzzJob): BuzzJob {
+  return { jobId: job.jobId, action: job.action, eventId: job.eventId, title: job.title, dueAt: job.dueAt };
+}

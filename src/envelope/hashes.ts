@@ -1,0 +1,88 @@
+/**
+ * The v1 envelope's unkeyed hashes: anyone can recompute them, so they prove consistency, not
+ * origin. `deliveryId` is a correlation and dedup key; only the attestation proves who sent it.
+ */
+import { ENVELOPE_DOMAIN } from './schema.js';
+import { canonicalJson } from './canonical-json.js';
+import { bytesToHex, domainDigest, sha256Hex } from './crypto.js';
+
+/** The parts of an envelope `deliveryId` commits to. */
+export interface DeliveryIdInput {
+  /** The envelope version (1). */
+  readonly version: unknown;
+  /** The channel object, as sent. */
+  readonly channel: unknown;
+  /** The reply anchors, as sent. */
+  readonly reply: unknown;
+  /** The events; only their ids are hashed. */
+  readonly events: readonly { readonly id: unknown }[];
+  /** The job summary, when present; only its `eventId` is hashed. */
+  readonly job?: { readonly eventId: unknown } | undefined;
+}
+
+/**
+ * Recomputes an envelope's `deliveryId`: sha256 of canonical
+ * `{ version, channel, reply, eventIds[, jobEventId] }`.
+ *
+ * @example
+ * ```ts
+ * deliveryIdOf(envelope) === envelope.deliveryId // true for an intact envelope
+ * ```
+ * @throws BuzzMetaError `canonical_json` when a value cannot be canonicalized.
+ */
+export function deliveryIdOf(envelope: DeliveryIdInput, maxDepth?: number): string {
+  const eventIds: unknown[] = [];
+  for (const event of envelope.events) eventIds.push(event.id);
+  const subject: Record<string, unknown> = {
+    version: envelope.version,
+    channel: envelope.channel,
+    reply: envelope.reply,
+    eventIds,
+  };
+  if (envelope.job !== undefined) subject['jobEventId'] = envelope.job.eventId;
+  return sha256Hex(canonicalJson(subject, maxDepth));
+}
+
+/**
+ * Recomputes a channel's `membershipRevision`: `"v1:"` + sha256 of canonical
+ * `{ version: 1, channelId, members }` (members as sent, which the host sorts by pubkey).
+ *
+ * @example
+ * ```ts
+ * membershipRevisionOf(channel.id, channel.members) === channel.membershipRevision
+ * ```
+ */
+export function membershipRevisionOf(channelId: string, members: unknown, maxDepth?: number): string {
+  return 'v1:' + sha256Hex(canonicalJson({ version: 1, channelId, members }, maxDepth));
+}
+
+/**
+ * The attestation digest: sha256(`"buzz-acp-envelope-v1"` ‖ 0x00 ‖ canonical(envelope without
+ * `attestation`)). Every other own key of the envelope is covered, known or not.
+ */
+export function attestationDigest(envelope: object, maxDepth?: number): Uint8Array {
+  return domainDigest(ENVELOPE_DOMAIN, canonicalJson(withoutKey(envelope, 'attestation'), maxDepth));
+}
+
+/**
+ * A shallow copy of `value`'s own enumerable keys but one. Uses defineProperty, not assignment,
+ * so an own `"__proto__"` key stays a plain data key instead of replacing the prototype.
+ */
+export function withoutKey(value: object, omitted: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (key === omitted) continue;
+    Object.defineProperty(out, key, {
+      value: (value as Record<string, unknown>)[key],
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+  }
+  return out;
+}
+
+/** {@link attestationDigest} as 64 lowercase hex digits: the value of `attestation.payloadHash`. */
+export function payloadHashOf(envelope: object, maxDepth?: number): string {
+  return bytesToHex(attestationDigest(envelope, maxDepth));
+}

@@ -1,0 +1,171 @@
+/**
+ * Verification of a v1 envelope against the agent's pinned pubkey. The trust boundary of the SDK:
+ * only what passes every check here may be labelled `verified`. Checks run cheapest first, and the
+ * per-event signatures run only once the attestation holds, so a forged delivery costs one
+ * Schnorr verification, not a hundred.
+ */
+import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, pointer } from '../errors.js';
+import { DEFAULT_LIMITS, type BuzzLimits, resolveLimits } from '../limits.js';
+import { toHexPubkey } from '../npub.js';
+import { BUZZ_PATH, checkArrayLength, parseWith } from '../schema-kit.js';
+import { bytesToHex, hexToBytes, nostrEventId, schnorrVerifyHex } from './crypto.js';
+import { attestationDigest, deliveryIdOf, membershipRevisionOf } from './hashes.js';
+import { type EnvelopeV1, envelopeSchema } from './schema.js';
+
+/** Options of {@link verifyBuzzEnvelope}. */
+export interface VerifyEnvelopeOptions {
+  /** The managed agent's own pubkey, pinned from configuration: 64 hex digits or an npub. */
+  readonly agentPubkey: string;
+  /** Size bounds; defaults are `DEFAULT_LIMITS`. */
+  readonly limits?: Partial<BuzzLimits>;
+}
+
+/** What {@link verifyBuzzEnvelope} found: `ok` only when there are no failures. */
+export type EnvelopeVerification =
+  | { readonly ok: true; readonly failures: readonly [] }
+  | { readonly ok: false; readonly failures: readonly [BuzzIssue, ...BuzzIssue[]] };
+
+/** The result of checking an envelope: the typed copy for reading, or the error. */
+export type EnvelopeCheck =
+  | { readonly ok: true; readonly envelope: EnvelopeV1; readonly keyed: boolean }
+  | { readonly ok: false; readonly error: BuzzMetaError };
+
+/**
+ * Verifies a v1 envelope (the value of `_meta.buzz`) against the agent's pinned pubkey:
+ * attestation fields, payloadHash, BIP-340 signature, deliveryId, membershipRevision, and every
+ * event's id, signature, channel binding (`["h", channel.id]`) and the reply anchor.
+ *
+ * @example
+ * ```ts
+ * const { ok, failures } = verifyBuzzEnvelope(params._meta?.buzz, { agentPubkey: 'npub1…' })
+ * if (!ok) console.error(failures[0].code) // e.g. 'attestation_signature_invalid'
+ * ```
+ * @throws BuzzMetaError `invalid_pubkey`/`invalid_npub`/`invalid_option` for bad options only.
+ */
+export function verifyBuzzEnvelope(envelope: unknown, options: VerifyEnvelopeOptions): EnvelopeVerification {
+  const agentPubkey = pinnedKey(options.agentPubkey);
+  const checked = checkEnvelope(envelope, agentPubkey, resolveLimits(options.limits));
+  if (checked.ok) return { ok: true, failures: [] };
+  const [first, ...rest] = checked.error.issues as [BuzzIssue, ...BuzzIssue[]];
+  return { ok: false, failures: [first, ...rest] };
+}
+
+/** Normalizes the configured agent key, reporting a bad one as an option error. */
+export function pinnedKey(agentPubkey: unknown): string {
+  if (typeof agentPubkey !== 'string') {
+    throw BuzzMetaError.of('invalid_option', '/agentPubkey', 'agentPubkey must be 64 hex digits or an npub');
+  }
+  try {
+    return toHexPubkey(agentPubkey);
+  } catch (error) {
+    if (error instanceof BuzzMetaError) {
+      throw BuzzMetaError.of(error.code, '/agentPubkey', `agentPubkey: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Schema-checks an envelope, recomputes every unkeyed hash, and — when `agentPubkey` is given —
+ * verifies the attestation and every event signature. Without a key a well-formed, self-consistent
+ * envelope passes (to be labelled `asserted`).
+ */
+export function checkEnvelope(
+  raw: unknown,
+  agentPubkey: string | undefined,
+  limits: BuzzLimits = DEFAULT_LIMITS,
+): EnvelopeCheck {
+  const tooLong =
+    checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH) ??
+    checkArrayLength(
+      typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'channel')
+        ? (raw as { channel: unknown }).channel
+        : undefined,
+      'members',
+      limits.maxMembers,
+      [...BUZZ_PATH, 'channel'],
+    );
+  if (tooLong !== undefined) return { ok: false, error: tooLong };
+  const parsed = parseWith(envelopeSchema(limits), raw, 'invalid_envelope');
+  if (!parsed.ok) return parsed;
+  const envelope = parsed.value;
+  const received = raw as Record<string, unknown> & { channel: Record<string, unknown> };
+  const failures: BuzzIssue[] = [];
+  const fail = (code: BuzzErrorCode, path: (string | number)[], message: string): void => {
+    failures.push({ code, path: pointer([...BUZZ_PATH, ...path]), message });
+  };
+
+  if (agentPubkey !== undefined) {
+    if (envelope.attestation.signerPubkey !== agentPubkey) {
+      fail('signer_mismatch', ['attestation', 'signerPubkey'], 'the envelope was not attested by this agent’s pinned key');
+    }
+    if (envelope.channel.agentPubkey !== agentPubkey) {
+      fail('agent_mismatch', ['channel', 'agentPubkey'], 'the envelope names another agent than this one');
+    }
+  }
+
+  let digest: Uint8Array | undefined;
+  try {
+    digest = attestationDigest(received, limits.maxDepth);
+    if (bytesToHex(digest) !== envelope.attestation.payloadHash) {
+      fail('payload_hash_mismatch', ['attestation', 'payloadHash'], 'payloadHash does not match the envelope’s contents');
+    }
+    const deliveryInput = {
+      version: envelope.version,
+      channel: received.channel,
+      reply: received['reply'],
+      events: envelope.events,
+      job: envelope.job,
+    };
+    if (deliveryIdOf(deliveryInput, limits.maxDepth) !== envelope.deliveryId) {
+      fail('delivery_id_mismatch', ['deliveryId'], 'deliveryId does not match channel, reply and event ids');
+    }
+    const revision = membershipRevisionOf(envelope.channel.id, received.channel['members'], limits.maxDepth);
+    if (revision !== envelope.channel.membershipRevision) {
+      fail('membership_revision_mismatch', ['channel', 'membershipRevision'], 'membershipRevision does not match the member list');
+    }
+  } catch (error) {
+    if (!(error instanceof BuzzMetaError)) throw error;
+    fail(error.code, [], error.message);
+  }
+
+  envelope.events.forEach((event, index) => {
+    if (nostrEventId(event) !== event.id) {
+      fail('event_id_mismatch', ['events', index, 'id'], 'the event id is not the NIP-01 hash of the event');
+    }
+    if (!isBoundToChannel(event.tags, envelope.channel.id)) {
+      fail('event_channel_mismatch', ['events', index, 'tags'], 'the event is not bound to this channel by an ["h", channel.id] tag');
+    }
+  });
+  const last = envelope.events[envelope.events.length - 1];
+  if (last !== undefined && envelope.reply.replyToEventId !== last.id) {
+    fail('reply_mismatch', ['reply', 'replyToEventId'], 'replyToEventId is not the id of the last event');
+  }
+
+  if (agentPubkey !== undefined && failures.length === 0 && digest !== undefined) {
+    if (!schnorrVerifyHex(envelope.attestation.signature, digest, agentPubkey)) {
+      fail('attestation_signature_invalid', ['attestation', 'signature'], 'the attestation signature does not verify with the pinned key');
+    } else {
+      envelope.events.forEach((event, index) => {
+        if (!schnorrVerifyHex(event.sig, hexToBytes(event.id), event.pubkey)) {
+          fail('event_signature_invalid', ['events', index, 'sig'], 'the event signature does not verify with its author’s pubkey');
+        }
+      });
+    }
+  }
+
+  const [first, ...rest] = failures;
+  if (first !== undefined) return { ok: false, error: new BuzzMetaError(first, ...rest) };
+  return { ok: true, envelope, keyed: agentPubkey !== undefined };
+}
+
+/** Every `h` tag must name this channel, and there must be one. */
+function isBoundToChannel(tags: readonly (readonly string[])[], channelId: string): boolean {
+  let bound = false;
+  for (const tag of tags) {
+    if (tag[0] !== 'h') continue;
+    if (tag[1] !== channelId) return false;
+    bound = true;
+  }
+  return bound;
+}

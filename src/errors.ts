@@ -1,0 +1,92 @@
+/**
+ * The one error type of buzz-meta. Every failure carries a stable string `code` (switch on it),
+ * a sentence a person can act on, and the JSON-pointer `path` of the offending field.
+ * Messages never echo received values: they may be hostile or large.
+ */
+
+/** Every error code buzz-meta produces. Codes are part of the public contract: added, never renamed. */
+export const BUZZ_ERROR_CODES = [
+  // Input shape
+  'invalid_params',
+  'invalid_meta',
+  'no_buzz_context',
+  'unsupported_version',
+  'invalid_envelope',
+  'invalid_draft',
+  'limit_exceeded',
+  'canonical_json',
+  // v1 verification
+  'signer_mismatch',
+  'agent_mismatch',
+  'payload_hash_mismatch',
+  'attestation_signature_invalid',
+  'delivery_id_mismatch',
+  'membership_revision_mismatch',
+  'event_id_mismatch',
+  'event_signature_invalid',
+  'event_channel_mismatch',
+  'reply_mismatch',
+  // Policy and helpers
+  'trust_too_low',
+  'invalid_option',
+  'invalid_pubkey',
+  'invalid_npub',
+  'no_sender',
+  'no_channel',
+  'internal',
+] as const;
+
+/** A stable error code; see {@link BUZZ_ERROR_CODES}. */
+export type BuzzErrorCode = (typeof BUZZ_ERROR_CODES)[number];
+
+/** One finding behind an error: what is wrong, and where (a JSON pointer into the input). */
+export interface BuzzIssue {
+  /** Stable code of this finding. */
+  readonly code: BuzzErrorCode;
+  /** JSON pointer of the offending field, e.g. `/_meta/buzz/events/0/sig`; `''` for the whole input. */
+  readonly path: string;
+  /** What is wrong, in a sentence. */
+  readonly message: string;
+}
+
+/**
+ * The error buzz-meta returns (from `read…`) or throws (from `parse…` and helpers).
+ *
+ * @example
+ * ```ts
+ * try { parseBuzzContext(params, { agentPubkey }) }
+ * catch (e) { if (e instanceof BuzzMetaError && e.code === 'attestation_signature_invalid') reject() }
+ * ```
+ */
+export class BuzzMetaError extends Error {
+  /** Always `'BuzzMetaError'`. */
+  override readonly name = 'BuzzMetaError';
+  /** Stable code of the first (deciding) finding. */
+  readonly code: BuzzErrorCode;
+  /** JSON pointer of the offending field of the first finding. */
+  readonly path: string;
+  /** Every finding, the deciding one first. */
+  readonly issues: readonly BuzzIssue[];
+
+  /** Builds an error from its findings; the first one decides `code`, `path` and `message`. */
+  constructor(first: BuzzIssue, ...rest: BuzzIssue[]) {
+    super(first.path === '' ? first.message : `${first.path}: ${first.message}`);
+    this.code = first.code;
+    this.path = first.path;
+    this.issues = [first, ...rest];
+  }
+
+  /** Shorthand for an error with a single finding. */
+  static of(code: BuzzErrorCode, path: string, message: string): BuzzMetaError {
+    return new BuzzMetaError({ code, path, message });
+  }
+}
+
+/** Joins JSON-pointer segments, escaping `~` and `/` as RFC 6901 asks. */
+export function pointer(segments: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of segments) {
+    out += '/' + String(segment).replaceAll('~', '~0').replaceAll('/', '~1');
+  }
+  return out;
+}

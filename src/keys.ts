@@ -1,0 +1,132 @@
+/**
+ * Stable string keys for memory partitions, rate limits and per-sender state, in the formats
+ * muxi's acp-bridge already uses: `<prefix>:channel:<uuid>` and `<prefix>:pubkey:<64 hex>`.
+ * A key says who the context names, not how well that is proven: check `ctx.trust` first.
+ */
+import type { BuzzContext } from './context.js';
+import { BuzzMetaError } from './errors.js';
+
+/** Options shared by every key helper. */
+export interface KeyOptions {
+  /** First segment of the key (default `'buzz'`): letters, digits, `_ . : -`, at most 64. */
+  readonly prefix?: string;
+}
+
+/** Options of {@link partitionId}. */
+export interface PartitionOptions extends KeyOptions {
+  /** Partition per channel, or per (last) sender. */
+  readonly unit: 'channel' | 'sender';
+}
+
+/** A partition id and what is worth knowing about how it was chosen. */
+export interface Partition {
+  /** The key, e.g. `buzz:pubkey:3bf0…`. */
+  readonly id: string;
+  /** Non-fatal findings, e.g. that several people wrote in this batch. */
+  readonly diagnostics: readonly string[];
+}
+
+const PREFIX_PATTERN = /^[\w.:-]{1,64}$/;
+
+function prefixOf(options: KeyOptions | undefined): string {
+  const prefix = options?.prefix ?? 'buzz';
+  if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
+    throw BuzzMetaError.of('invalid_option', '/prefix', 'prefix must be 1–64 letters, digits, "_", ".", ":" or "-"');
+  }
+  return prefix;
+}
+
+/**
+ * The channel's key: `<prefix>:channel:<uuid>`.
+ *
+ * @example
+ * ```ts
+ * channelKey(ctx) // 'buzz:channel:7f3a2b10-…'
+ * ```
+ */
+export function channelKey(ctx: BuzzContext, options?: KeyOptions): string {
+  return `${prefixOf(options)}:channel:${ctx.channelId}`;
+}
+
+/**
+ * The sender's key: `<prefix>:pubkey:<hex>` of the **last** event's author, the one Buzz anchors
+ * replies and threads on.
+ *
+ * @example
+ * ```ts
+ * senderKey(ctx, { prefix: 'muxi' }) // 'muxi:pubkey:3bf0c63f…'
+ * ```
+ * @throws BuzzMetaError `no_sender` when the delivery has no events.
+ */
+export function senderKey(ctx: BuzzContext, options?: KeyOptions): string {
+  const last = ctx.events[ctx.events.length - 1];
+  if (last === undefined) throw BuzzMetaError.of('no_sender', '/events', 'the delivery has no events, so no sender');
+  return `${prefixOf(options)}:pubkey:${last.sender}`;
+}
+
+/**
+ * The keys of every distinct sender of the delivery's events, in first-seen order.
+ *
+ * @example
+ * ```ts
+ * senderKeys(ctx) // ['buzz:pubkey:aa…', 'buzz:pubkey:bb…']
+ * ```
+ */
+export function senderKeys(ctx: BuzzContext, options?: KeyOptions): string[] {
+  const prefix = prefixOf(options);
+  const seen = new Set<string>();
+  for (const event of ctx.events) seen.add(event.sender);
+  return [...seen].map((sender) => `${prefix}:pubkey:${sender}`);
+}
+
+/**
+ * The thread's key, `<prefix>:thread:<root event id>`, or `null` when the source does not say
+ * which thread the delivery belongs to. Follows `reply.rootEventId` where known, else the last
+ * event's NIP-10 `e` tags (root marker, then reply marker, else the event starts its own thread).
+ *
+ * @example
+ * ```ts
+ * threadKey(ctx) // 'buzz:thread:9c1e…' or null
+ * ```
+ */
+export function threadKey(ctx: BuzzContext, options?: KeyOptions): string | null {
+  const prefix = prefixOf(options);
+  const root = threadRoot(ctx);
+  return root === null ? null : `${prefix}:thread:${root}`;
+}
+
+function threadRoot(ctx: BuzzContext): string | null {
+  if (ctx.source === 'envelope-v1') return ctx.reply.rootEventId;
+  const last = ctx.events[ctx.events.length - 1];
+  if (last?.tags === undefined) return null;
+  let parent: string | null = null;
+  for (const tag of last.tags) {
+    if (tag[0] !== 'e' || tag[1] === undefined) continue;
+    if (tag[3] === 'root') return tag[1];
+    if (tag[3] === 'reply') parent = tag[1];
+  }
+  return parent ?? last.id;
+}
+
+/**
+ * The memory-partition id for a delivery, per channel or per sender, with diagnostics. A batch
+ * with several distinct senders is still attributed to the last one, and says so.
+ *
+ * @example
+ * ```ts
+ * const { id, diagnostics } = partitionId(ctx, { unit: 'sender', prefix: 'muxi' })
+ * ```
+ */
+export function partitionId(ctx: BuzzContext, options: PartitionOptions): Partition {
+  if (options.unit === 'channel') return { id: channelKey(ctx, options), diagnostics: [] };
+  if (options.unit !== 'sender') {
+    throw BuzzMetaError.of('invalid_option', '/unit', 'unit must be "channel" or "sender"');
+  }
+  const id = senderKey(ctx, options);
+  const distinct = new Set(ctx.events.map((event) => event.sender)).size;
+  const diagnostics =
+    distinct > 1
+      ? [`${String(distinct)} distinct senders in this delivery; attributed to the last event's sender`]
+      : [];
+  return { id, diagnostics };
+}

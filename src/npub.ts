@@ -1,0 +1,96 @@
+/**
+ * npub ⇄ hex over `nostr-tools/nip19`, plus the checks nip19 leaves to its caller: the prefix
+ * must be `npub` (nip19 happily decodes a `note1…`), the payload must be 32 bytes (nip19 decodes
+ * any length), hex must be exactly 64 digits (nip19 encodes 62 or 66), and the input is bounded
+ * to an npub's real length (nip19 accepts up to 5000 characters).
+ */
+import { decode, npubEncode } from 'nostr-tools/nip19';
+import { BuzzMetaError } from './errors.js';
+import { isHex64 } from './hex.js';
+
+/** An npub is always 63 characters: `npub1` + 52 data + 6 checksum. */
+const NPUB_LENGTH = 63;
+
+/**
+ * Encodes a 64-hex pubkey as an npub.
+ *
+ * @example
+ * ```ts
+ * toNpub('3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d')
+ * // 'npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6'
+ * ```
+ * @throws BuzzMetaError `invalid_pubkey` unless the input is 64 lowercase hex digits.
+ */
+export function toNpub(hex: string): `npub1${string}` {
+  if (!isHex64(hex)) {
+    throw BuzzMetaError.of('invalid_pubkey', '', 'a pubkey must be 64 lowercase hex digits');
+  }
+  return npubEncode(hex);
+}
+
+/**
+ * Decodes an npub, or checks a hex pubkey, and returns 64 lowercase hex digits.
+ * Upper-case hex and an all-upper-case npub are accepted and normalized; nothing is trimmed.
+ *
+ * @example
+ * ```ts
+ * toHexPubkey('npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6')
+ * // '3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d'
+ * ```
+ * @throws BuzzMetaError `invalid_pubkey` for malformed hex, `invalid_npub` for a bad npub.
+ */
+export function toHexPubkey(npubOrHex: string): string {
+  if (typeof npubOrHex !== 'string') {
+    throw BuzzMetaError.of('invalid_pubkey', '', 'a pubkey must be a string (npub or 64 hex digits)');
+  }
+  if (npubOrHex.length === 64) {
+    const lower = npubOrHex.toLowerCase();
+    if (isHex64(lower)) return lower;
+    throw BuzzMetaError.of('invalid_pubkey', '', 'a 64-character pubkey must be hex digits only');
+  }
+  return decodeNpub(npubOrHex);
+}
+
+/**
+ * True when `text` is a well-formed npub: right prefix, valid checksum, 32-byte payload.
+ * A shape match alone (what `NostrTypeGuard.isNPub` checks) is not enough.
+ *
+ * @example
+ * ```ts
+ * isNpub('npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6') // true
+ * isNpub('note1…') // false
+ * ```
+ */
+export function isNpub(text: unknown): text is `npub1${string}` {
+  if (typeof text !== 'string') return false;
+  try {
+    decodeNpub(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function decodeNpub(text: string): string {
+  if (text.length !== NPUB_LENGTH) {
+    throw BuzzMetaError.of(
+      'invalid_npub',
+      '',
+      `an npub is ${String(NPUB_LENGTH)} characters (a hex pubkey is 64); got ${String(text.length)}`,
+    );
+  }
+  const lower = text.toLowerCase();
+  if (!lower.startsWith('npub1')) {
+    throw BuzzMetaError.of('invalid_npub', '', 'an npub must start with "npub1"');
+  }
+  let decoded: ReturnType<typeof decode>;
+  try {
+    decoded = decode(text);
+  } catch {
+    throw BuzzMetaError.of('invalid_npub', '', 'not a valid npub (bad characters, mixed case or checksum)');
+  }
+  if (decoded.type !== 'npub' || !isHex64(decoded.data)) {
+    throw BuzzMetaError.of('invalid_npub', '', 'an npub must carry exactly 32 bytes');
+  }
+  return decoded.data;
+}

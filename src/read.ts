@@ -1,0 +1,156 @@
+/**
+ * The entry point: picks the source of a `session/prompt`'s Buzz facts and reads it.
+ *
+ * `_meta.buzz` present → it is read (v1 envelope when it has a `version`, else the draft shape),
+ * and any problem with it is an error. Only when `_meta.buzz` is absent may prompt text be
+ * scraped: falling back on a broken `_meta.buzz` would let anyone who can break the metadata
+ * downgrade the agent to forgeable text.
+ */
+import type {
+  BuzzContext,
+  BuzzDraftContext,
+  BuzzEnvelopeContext,
+  BuzzVerifiedContext,
+  Trust,
+} from './context.js';
+import { BuzzMetaError } from './errors.js';
+import { readDraft } from './draft/read-draft.js';
+import { envelopeToContext } from './envelope/to-context.js';
+import { checkEnvelope, pinnedKey } from './envelope/verify.js';
+import { type BuzzLimits, resolveLimits } from './limits.js';
+
+/** Options of {@link readBuzzContext} and {@link parseBuzzContext}. */
+export interface ReadBuzzOptions {
+  /**
+   * The managed agent's own pubkey (64 hex digits or an npub), pinned from configuration — never
+   * taken from the request. When set, a v1 envelope must verify or the read fails.
+   */
+  readonly agentPubkey?: string;
+  /** The weakest trust accepted (default `'scraped'`: anything). */
+  readonly minTrust?: Trust;
+  /** Scrape prompt text when `_meta.buzz` is absent (default `true`; no scraper ships in 0.1 yet). */
+  readonly scrape?: boolean;
+  /** Size bounds; unspecified ones keep their defaults (`DEFAULT_LIMITS`). */
+  readonly limits?: Partial<BuzzLimits>;
+}
+
+/** The context type a given `minTrust` guarantees. */
+export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
+  ? BuzzVerifiedContext
+  : O extends { readonly minTrust: 'asserted' }
+    ? BuzzEnvelopeContext | BuzzDraftContext
+    : BuzzContext;
+
+/** The never-throwing result of {@link readBuzzContext}. */
+export type BuzzReadResult<C extends BuzzContext = BuzzContext> =
+  | { readonly ok: true; readonly context: C }
+  | { readonly ok: false; readonly error: BuzzMetaError };
+
+const TRUST_RANK: Readonly<Record<Trust, number>> = { scraped: 0, asserted: 1, verified: 2 };
+
+/**
+ * Reads the Buzz context of a `session/prompt` request. Never throws.
+ *
+ * @example
+ * ```ts
+ * const read = readBuzzContext(params, { agentPubkey: process.env.AGENT_NPUB, minTrust: 'verified' })
+ * if (!read.ok) return refuse(read.error.code)
+ * memory.partition(senderKey(read.context))
+ * ```
+ */
+export function readBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOptions>(
+  params: unknown,
+  options?: O,
+): BuzzReadResult<ContextFor<O>> {
+  try {
+    const context = read(params, options ?? {});
+    return { ok: true, context: context as ContextFor<O> };
+  } catch (error) {
+    return { ok: false, error: asBuzzError(error) };
+  }
+}
+
+/**
+ * Reads the Buzz context of a `session/prompt` request, or throws a {@link BuzzMetaError}.
+ *
+ * @example
+ * ```ts
+ * const ctx = parseBuzzContext(params, { agentPubkey })
+ * ctx.trust // 'verified' | 'asserted' | 'scraped'
+ * ```
+ */
+export function parseBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOptions>(
+  params: unknown,
+  options?: O,
+): ContextFor<O> {
+  const result = readBuzzContext(params, options);
+  if (result.ok) return result.context;
+  throw result.error;
+}
+
+function read(params: unknown, options: ReadBuzzOptions): BuzzContext {
+  const agentPubkey = options.agentPubkey === undefined ? undefined : pinnedKey(options.agentPubkey);
+  const minTrust = options.minTrust ?? 'scraped';
+  if (!Object.hasOwn(TRUST_RANK, minTrust)) {
+    throw BuzzMetaError.of('invalid_option', '/minTrust', 'minTrust must be "verified", "asserted" or "scraped"');
+  }
+  const limits = resolveLimits(options.limits);
+  const buzz = locateBuzz(params);
+  if (buzz === undefined) {
+    throw BuzzMetaError.of(
+      'no_buzz_context',
+      '/_meta/buzz',
+      options.scrape === false
+        ? 'the request has no _meta.buzz, and scraping prompt text is turned off'
+        : 'the request has no _meta.buzz (this version reads only structured metadata; prompt text is not scraped yet)',
+    );
+  }
+  const context = readStructured(buzz.value, agentPubkey, limits);
+  if (TRUST_RANK[context.trust] < TRUST_RANK[minTrust]) {
+    throw BuzzMetaError.of(
+      'trust_too_low',
+      '/_meta/buzz',
+      `this context is ${context.trust}, and ${minTrust} was required` +
+        (minTrust === 'verified' && agentPubkey === undefined ? ' (set agentPubkey to verify envelopes)' : ''),
+    );
+  }
+  return context;
+}
+
+/** Finds `params._meta.buzz`, reading own properties only. `undefined` when absent. */
+function locateBuzz(params: unknown): { value: unknown } | undefined {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw BuzzMetaError.of('invalid_params', '', 'params must be a session/prompt params object');
+  }
+  const meta: unknown = Object.hasOwn(params, '_meta') ? (params as { _meta: unknown })._meta : undefined;
+  if (meta === undefined || meta === null) return undefined;
+  if (typeof meta !== 'object' || Array.isArray(meta)) {
+    throw BuzzMetaError.of('invalid_meta', '/_meta', '_meta must be an object');
+  }
+  const buzz: unknown = Object.hasOwn(meta, 'buzz') ? (meta as { buzz: unknown }).buzz : undefined;
+  return buzz === undefined ? undefined : { value: buzz };
+}
+
+function readStructured(buzz: unknown, agentPubkey: string | undefined, limits: BuzzLimits): BuzzContext {
+  if (typeof buzz !== 'object' || buzz === null || Array.isArray(buzz)) {
+    throw BuzzMetaError.of('invalid_meta', '/_meta/buzz', '_meta.buzz must be an object');
+  }
+  if (Object.hasOwn(buzz, 'version')) {
+    const version: unknown = (buzz as { version: unknown }).version;
+    if (version !== 1) {
+      throw BuzzMetaError.of('unsupported_version', '/_meta/buzz/version', 'only version 1 of _meta.buzz is understood');
+    }
+    const checked = checkEnvelope(buzz, agentPubkey, limits);
+    if (!checked.ok) throw checked.error;
+    return envelopeToContext(checked.envelope, buzz, checked.keyed);
+  }
+  const draft = readDraft(buzz, limits);
+  if (!draft.ok) throw draft.error;
+  return draft.context;
+}
+
+function asBuzzError(error: unknown): BuzzMetaError {
+  if (error instanceof BuzzMetaError) return error;
+  const kind = error instanceof Error ? error.name : typeof error;
+  return BuzzMetaError.of('internal', '', `unexpected ${kind} while reading the request`);
+}

@@ -1,0 +1,95 @@
+/**
+ * Shared pieces for the zod schemas of both `_meta.buzz` shapes, and the one place zod's
+ * findings become {@link BuzzIssue}s. Zod types stay internal: the public API speaks in plain
+ * TypeScript types, so an app on another zod minor never meets a type-brand clash.
+ */
+import * as z from 'zod';
+import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer } from './errors.js';
+import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN } from './hex.js';
+
+/** 64 lowercase hex digits. */
+export const hex64 = z.string().length(64).regex(HEX64_PATTERN);
+/** 128 lowercase hex digits. */
+export const hex128 = z.string().length(128).regex(HEX128_PATTERN);
+/** Lowercase hyphenated UUID. */
+export const uuid = z.string().length(36).regex(UUID_PATTERN);
+/** Unix seconds. */
+export const unixSeconds = z.int().min(0);
+/** A Nostr kind (NIP-01: 0–65535). */
+export const nostrKind = z.int().min(0).max(65_535);
+
+/** The path prefix every issue under `_meta.buzz` carries. */
+export const BUZZ_PATH = ['_meta', 'buzz'] as const;
+
+/**
+ * Runs a schema and returns its typed output, or a {@link BuzzMetaError} listing every finding.
+ * Size findings (`too_big`) become `limit_exceeded`; everything else `shapeCode`.
+ */
+export function parseWith<T>(
+  schema: z.ZodType<T>,
+  input: unknown,
+  shapeCode: BuzzErrorCode,
+): { ok: true; value: T } | { ok: false; error: BuzzMetaError } {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  const issues: BuzzIssue[] = result.error.issues.map((issue) => ({
+    code: issue.code === 'too_big' ? 'limit_exceeded' : shapeCode,
+    path: pointer([...BUZZ_PATH, ...issue.path.map((segment) => (typeof segment === 'symbol' ? '?' : segment))]),
+    message: issue.message,
+  }));
+  // Surface a size finding first: it explains why the rest was not worth reading.
+  issues.sort((a, b) => Number(b.code === 'limit_exceeded') - Number(a.code === 'limit_exceeded'));
+  const [first, ...rest] = issues;
+  if (first === undefined) {
+    return { ok: false, error: BuzzMetaError.of(shapeCode, pointer(BUZZ_PATH), 'invalid value') };
+  }
+  return { ok: false, error: new BuzzMetaError(first, ...rest) };
+}
+
+/** Refuses an over-long array before a schema walks it: linear work on hostile input stays small. */
+export function checkArrayLength(
+  owner: unknown,
+  key: string,
+  max: number,
+  path: readonly (string | number)[],
+): BuzzMetaError | undefined {
+  if (typeof owner !== 'object' || owner === null) return undefined;
+  const value: unknown = Object.hasOwn(owner, key) ? (owner as Record<string, unknown>)[key] : undefined;
+  if (Array.isArray(value) && value.length > max) {
+    return BuzzMetaError.of(
+      'limit_exceeded',
+      pointer([...path, key]),
+      `at most ${String(max)} items are read; got ${String(value.length)}`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Appends a diagnostic for each own key of `value` that the contract does not define.
+ * Unknown keys are tolerated (forward compatibility) and reported, never copied.
+ */
+export function reportUnknownKeys(
+  value: unknown,
+  known: ReadonlySet<string>,
+  path: readonly (string | number)[],
+  out: string[],
+): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  let unknown = 0;
+  for (const key of Object.keys(value)) {
+    if (known.has(key)) continue;
+    unknown++;
+    if (unknown <= MAX_REPORTED_KEYS) out.push(`unknown key ${pointer([...path, clip(key)])} ignored`);
+  }
+  if (unknown > MAX_REPORTED_KEYS) {
+    out.push(`${String(unknown - MAX_REPORTED_KEYS)} more unknown keys under ${pointer(path) || '/'} ignored`);
+  }
+}
+
+/** Unknown keys named per object; the rest are counted. Keeps diagnostics small on hostile input. */
+const MAX_REPORTED_KEYS = 8;
+
+function clip(key: string): string {
+  return key.length <= 64 ? key : key.slice(0, 64) + '…';
+}
