@@ -1,0 +1,75 @@
+/**
+ * Vitest setup file (see `vitest.config.ts`) for fast-check runs driven by environment variables:
+ *
+ * - `FAST_CHECK_SEED`: a fixed global seed; StrykerJS runs (`npm run mutation`) get seed 1. They need
+ *   one because `@fast-check/vitest` puts the seed into each test's name, and Stryker re-selects tests by
+ *   name for every mutant: a random seed would rename the tests and silently run none of them.
+ * - `FUZZ_COUNT_FILE`: `npm run fuzz` (scripts/fuzz.mjs) sets it to count how many properties
+ *   ran in each test file and how many cases they executed; one JSON line per file is appended,
+ *   so the fuzz total in docs/testing.md is measured, not multiplied out. Counting is a global
+ *   fast-check plugin that only observes (`onAllRunsComplete`); reporting stays fast-check's.
+ *
+ * With neither variable set this file does nothing.
+ *
+ * @packageDocumentation
+ */
+import { appendFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterAll } from 'vitest';
+
+// Stryker's workers carry STRYKER_MUTATOR_WORKER; give them a fixed seed without extra setup.
+const seedText =
+  process.env.FAST_CHECK_SEED ?? (process.env.STRYKER_MUTATOR_WORKER === undefined ? '' : '1');
+if (seedText !== '') {
+  const seed = Number(seedText);
+  if (!Number.isSafeInteger(seed)) {
+    throw new RangeError(`FAST_CHECK_SEED must be an integer, got ${JSON.stringify(seedText)}`);
+  }
+  fc.configureGlobal({ ...fc.readConfigureGlobal(), seed });
+}
+
+interface FuzzTally {
+  properties: number;
+  cases: number;
+  skipped: number;
+  /** Cases run by each property, in order. */
+  runs: number[];
+}
+
+/** Per-process state: fast-check is loaded once per worker, this file once per test file. */
+interface FuzzCounter {
+  /** fast-check instances that already carry the counting plugin. */
+  instrumented: WeakSet<object>;
+  /** Tally of the test file now running; reset by each file's setup. */
+  tally: FuzzTally;
+}
+
+const countFile = process.env.FUZZ_COUNT_FILE ?? '';
+if (countFile !== '') {
+  const store = globalThis as typeof globalThis & { buzzMetaFuzzCounter?: FuzzCounter };
+  const counter = (store.buzzMetaFuzzCounter ??= {
+    instrumented: new WeakSet(),
+    tally: emptyTally(),
+  });
+  counter.tally = emptyTally();
+  if (!counter.instrumented.has(fc.installGlobalPlugin)) {
+    counter.instrumented.add(fc.installGlobalPlugin);
+    // Observes only: fast-check's own reporting (and failures) stay as they are.
+    fc.installGlobalPlugin((): fc.PluginInstance<unknown> => ({
+      onAllRunsComplete(details) {
+        const tally = counter.tally;
+        tally.properties += 1;
+        tally.cases += details.numRuns;
+        tally.skipped += details.numSkips;
+        tally.runs.push(details.numRuns);
+      },
+    }));
+  }
+  afterAll((_context, suite) => {
+    appendFileSync(countFile, `${JSON.stringify({ file: suite.name, ...counter.tally })}\n`);
+  });
+}
+
+function emptyTally(): FuzzTally {
+  return { properties: 0, cases: 0, skipped: 0, runs: [] };
+}

@@ -1,0 +1,31 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Coverage floor for the modules that decide trust: envelope parsing/verification, drafts, keys. */
+const critical = { lines: 95, branches: 90 } as const;
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, 'bench/**', 'dist/**', '.stryker-tmp/**'],
+    // FAST_CHECK_SEED (mutation runs) and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op otherwise.
+    setupFiles: ['test/support/fast-check.setup.ts'],
+    // Type-level tests (`*.test-d.ts`, `expectTypeOf`) run with `--typecheck` (`npm test`).
+    typecheck: {
+      include: ['test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.d.ts'],
+      reporter: ['text', 'text-summary', 'json-summary', 'html'],
+      reportsDirectory: 'coverage',
+      thresholds: {
+        'src/envelope/**': critical,
+        'src/draft/**': critical,
+        'src/keys.ts': critical,
+        'src/npub.ts': critical,
+      },
+    },
+  },
+});
