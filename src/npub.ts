@@ -10,6 +10,10 @@ import { isHex64 } from './hex.js';
 
 /** An npub is always 63 characters: `npub1` + 52 data + 6 checksum. */
 const NPUB_LENGTH = 63;
+/** Longer input is refused before decoding (nip19 itself would read up to 5000 characters). */
+const MAX_INPUT_LENGTH = 128;
+/** Hex digits of either case, any length (length is checked separately, to say what is wrong). */
+const ANY_HEX = /^[0-9a-fA-F]+$/;
 
 /**
  * Encodes a 64-hex pubkey as an npub.
@@ -43,10 +47,16 @@ export function toHexPubkey(npubOrHex: string): string {
   if (typeof npubOrHex !== 'string') {
     throw BuzzMetaError.of('invalid_pubkey', '', 'a pubkey must be a string (npub or 64 hex digits)');
   }
-  if (npubOrHex.length === 64) {
-    const lower = npubOrHex.toLowerCase();
-    if (isHex64(lower)) return lower;
-    throw BuzzMetaError.of('invalid_pubkey', '', 'a 64-character pubkey must be hex digits only');
+  // Hex digits never include "n", "p" or "u", so an npub cannot be mistaken for hex.
+  if (npubOrHex.length <= MAX_INPUT_LENGTH && ANY_HEX.test(npubOrHex)) {
+    if (npubOrHex.length !== 64) {
+      throw BuzzMetaError.of(
+        'invalid_pubkey',
+        '',
+        `a hex pubkey is 64 hex digits; got ${String(npubOrHex.length)}`,
+      );
+    }
+    return npubOrHex.toLowerCase();
   }
   return decodeNpub(npubOrHex);
 }
@@ -72,16 +82,8 @@ export function isNpub(text: unknown): text is `npub1${string}` {
 }
 
 function decodeNpub(text: string): string {
-  if (text.length !== NPUB_LENGTH) {
-    throw BuzzMetaError.of(
-      'invalid_npub',
-      '',
-      `an npub is ${String(NPUB_LENGTH)} characters (a hex pubkey is 64); got ${String(text.length)}`,
-    );
-  }
-  const lower = text.toLowerCase();
-  if (!lower.startsWith('npub1')) {
-    throw BuzzMetaError.of('invalid_npub', '', 'an npub must start with "npub1"');
+  if (text.length > MAX_INPUT_LENGTH) {
+    throw BuzzMetaError.of('invalid_npub', '', `an npub is ${String(NPUB_LENGTH)} characters; this input is far longer`);
   }
   let decoded: ReturnType<typeof decode>;
   try {
@@ -89,8 +91,15 @@ function decodeNpub(text: string): string {
   } catch {
     throw BuzzMetaError.of('invalid_npub', '', 'not a valid npub (bad characters, mixed case or checksum)');
   }
-  if (decoded.type !== 'npub' || !isHex64(decoded.data)) {
-    throw BuzzMetaError.of('invalid_npub', '', 'an npub must carry exactly 32 bytes');
+  if (decoded.type !== 'npub') {
+    throw BuzzMetaError.of('invalid_npub', '', `expected an npub, got a NIP-19 "${decoded.type}"`);
+  }
+  if (decoded.data.length !== 64) {
+    throw BuzzMetaError.of(
+      'invalid_npub',
+      '',
+      `an npub carries exactly 32 bytes; this one carries ${String(decoded.data.length / 2)}`,
+    );
   }
   return decoded.data;
 }
