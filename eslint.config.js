@@ -26,15 +26,7 @@ const documentedContexts = [
 ];
 
 export default defineConfig(
-  globalIgnores([
-    'dist/',
-    'coverage/',
-    'reports/',
-    '.stryker-tmp/',
-    'docs/api/',
-    'node_modules/',
-    '**/*.tgz',
-  ]),
+  globalIgnores(['dist/', 'coverage/', 'reports/', '.stryker-tmp/', 'docs/api/', 'node_modules/', '**/*.tgz']),
 
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,

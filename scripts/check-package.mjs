@@ -25,13 +25,7 @@ const fail = (message) => {
 };
 
 /** Paths the tarball may contain (npm adds package.json, README.md and LICENSE by itself). */
-const allowed = [
-  /^package\.json$/,
-  /^README\.md$/,
-  /^LICENSE$/,
-  /^dist\/.+$/,
-  /^docs\/schema\/[^/]+\.json$/,
-];
+const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+$/, /^docs\/schema\/[^/]+\.json$/];
 /** Never in the tarball, even under dist/: tests, type tests, fixtures and their maps. */
 const forbidden = [
   /(?:^|\/)(?:test|tests|__tests__|fixtures?|vectors|examples|bench|coverage)\//,
@@ -100,9 +94,7 @@ try {
     strict: true,
   });
   for (const message of messages) {
-    fail(
-      `publint ${message.type}: ${formatMessage(message, packedPkg, { color: false }) ?? message.code}`,
-    );
+    fail(`publint ${message.type}: ${formatMessage(message, packedPkg, { color: false }) ?? message.code}`);
   }
   if (messages.length === 0) console.log('  All good.');
 

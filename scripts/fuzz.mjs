@@ -58,9 +58,7 @@ if (process.env.FAST_CHECK_RUNS !== undefined && process.env.FAST_CHECK_RUNS !==
 } else {
   const calibration = runSuite('calibrate', 1);
   if (calibration.status !== 0 || calibration.properties === 0) {
-    console.error(
-      `fuzz: calibration run failed (exit ${calibration.status}, ${calibration.properties} properties)`,
-    );
+    console.error(`fuzz: calibration run failed (exit ${calibration.status}, ${calibration.properties} properties)`);
     process.exit(1);
   }
   // A property that ran more than one case with FAST_CHECK_RUNS=1 has a budget of its own.

@@ -18,8 +18,7 @@ import fc from 'fast-check';
 import { afterAll } from 'vitest';
 
 // Stryker's workers carry STRYKER_MUTATOR_WORKER; give them a fixed seed without extra setup.
-const seedText =
-  process.env.FAST_CHECK_SEED ?? (process.env.STRYKER_MUTATOR_WORKER === undefined ? '' : '1');
+const seedText = process.env.FAST_CHECK_SEED ?? (process.env.STRYKER_MUTATOR_WORKER === undefined ? '' : '1');
 if (seedText !== '') {
   const seed = Number(seedText);
   if (!Number.isSafeInteger(seed)) {

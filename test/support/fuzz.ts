@@ -24,9 +24,7 @@ export function parseNumRuns(raw: string | undefined): number {
   const text = raw.trim();
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(
-      `FAST_CHECK_RUNS must be a positive integer (cases per property), got ${JSON.stringify(raw)}`,
-    );
+    throw new RangeError(`FAST_CHECK_RUNS must be a positive integer (cases per property), got ${JSON.stringify(raw)}`);
   }
   return value;
 }
