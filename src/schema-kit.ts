@@ -23,7 +23,7 @@ export const BUZZ_PATH = ['_meta', 'buzz'] as const;
 
 /**
  * Runs a schema and returns its typed output, or a {@link BuzzMetaError} listing every finding.
- * Size findings (`too_big`) become `limit_exceeded`; everything else `shapeCode`.
+ * Size findings (too many items, too long a string) become `limit_exceeded`; everything else `shapeCode`.
  */
 export function parseWith<T>(
   schema: z.ZodType<T>,
@@ -33,7 +33,7 @@ export function parseWith<T>(
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const issues: BuzzIssue[] = result.error.issues.map((issue) => ({
-    code: issue.code === 'too_big' ? 'limit_exceeded' : shapeCode,
+    code: isSizeLimit(issue) ? 'limit_exceeded' : shapeCode,
     path: pointer([...BUZZ_PATH, ...issue.path.map((segment) => (typeof segment === 'symbol' ? '?' : segment))]),
     message: issue.message,
   }));
@@ -44,6 +44,11 @@ export function parseWith<T>(
     return { ok: false, error: BuzzMetaError.of(shapeCode, pointer(BUZZ_PATH), 'invalid value') };
   }
   return { ok: false, error: new BuzzMetaError(first, ...rest) };
+}
+
+/** A size bound (array items, string length) was exceeded — not a wrong value or an exact-length shape. */
+function isSizeLimit(issue: z.core.$ZodIssue): boolean {
+  return issue.code === 'too_big' && (issue.origin === 'array' || issue.origin === 'string') && issue.exact !== true;
 }
 
 /** Refuses an over-long array before a schema walks it: linear work on hostile input stays small. */

@@ -1,0 +1,108 @@
+import { describe, expect, test } from 'vitest';
+import { fc, test as fcTest } from '@fast-check/vitest';
+import { BuzzMetaError, isNpub, toHexPubkey, toNpub } from '../src/index.js';
+import { numRuns } from './support/fuzz.js';
+
+// NIP-19's own example key.
+const HEX = '3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d';
+const NPUB = 'npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6';
+// The same 32 bytes under another NIP-19 prefix: nip19.decode accepts it without complaint.
+const NOTE = 'note180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkws4c58hj';
+// Valid bech32 npubs whose payload is 33 and 20 bytes: nip19.decode does not check the length.
+const NPUB_33_BYTES = 'npub1qyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqe77gf';
+const NPUB_20_BYTES = 'npub1qyqszqgpqyqszqgpqyqszqgpqyqszqgpmnyran';
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof BuzzMetaError) return error.code;
+    throw error;
+  }
+  return 'no error';
+}
+
+describe('toNpub', () => {
+  test('encodes the NIP-19 example', () => {
+    expect(toNpub(HEX)).toBe(NPUB);
+  });
+  test.each([
+    ['62 hex digits', HEX.slice(2)],
+    ['66 hex digits', HEX + 'ab'],
+    ['upper-case hex', HEX.toUpperCase()],
+    ['non-hex', 'z'.repeat(64)],
+    ['an npub', NPUB],
+  ])('refuses %s with invalid_pubkey', (_, input) => {
+    expect(codeOf(() => toNpub(input))).toBe('invalid_pubkey');
+  });
+});
+
+describe('toHexPubkey', () => {
+  test('decodes an npub', () => {
+    expect(toHexPubkey(NPUB)).toBe(HEX);
+  });
+  test('passes lowercase hex through and lowercases upper-case hex', () => {
+    expect(toHexPubkey(HEX)).toBe(HEX);
+    expect(toHexPubkey(HEX.toUpperCase())).toBe(HEX);
+  });
+  test('accepts an all-upper-case npub (bech32 allows it)', () => {
+    expect(toHexPubkey(NPUB.toUpperCase())).toBe(HEX);
+  });
+  test.each([
+    ['wrong hex length (63)', HEX.slice(1), 'invalid_pubkey', 'got 63'],
+    ['wrong hex length (65)', HEX + 'a', 'invalid_pubkey', 'got 65'],
+    ['wrong prefix (note)', NOTE, 'invalid_npub', 'NIP-19 "note"'],
+    ['wrong payload length (33 bytes)', NPUB_33_BYTES, 'invalid_npub', 'carries 33'],
+    ['wrong payload length (20 bytes)', NPUB_20_BYTES, 'invalid_npub', 'carries 20'],
+    ['bad checksum', NPUB.slice(0, -1) + 'q', 'invalid_npub', 'checksum'],
+    ['mixed case', 'NPUB1' + NPUB.slice(5), 'invalid_npub', 'checksum'],
+    ['leading space', ' ' + NPUB, 'invalid_npub', 'checksum'],
+    ['nostr: URI', 'nostr:' + NPUB, 'invalid_npub', 'checksum'],
+    ['empty string', '', 'invalid_npub', 'checksum'],
+    ['very long input', 'npub1' + 'q'.repeat(5000), 'invalid_npub', 'far longer'],
+  ])('refuses %s', (_, input, code, words) => {
+    let caught: unknown;
+    try {
+      toHexPubkey(input);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(BuzzMetaError);
+    expect((caught as BuzzMetaError).code).toBe(code);
+    expect((caught as BuzzMetaError).message).toContain(words);
+  });
+  test('refuses a non-string with invalid_pubkey', () => {
+    expect(codeOf(() => toHexPubkey(42 as unknown as string))).toBe('invalid_pubkey');
+  });
+});
+
+describe('isNpub', () => {
+  test('is true only for a well-formed npub', () => {
+    expect(isNpub(NPUB)).toBe(true);
+    expect(isNpub(NOTE)).toBe(false);
+    expect(isNpub(NPUB_33_BYTES)).toBe(false);
+    expect(isNpub(NPUB.slice(0, -1) + 'q')).toBe(false);
+    expect(isNpub(HEX)).toBe(false);
+    expect(isNpub(undefined)).toBe(false);
+  });
+});
+
+fcTest.prop([fc.uint8Array({ minLength: 32, maxLength: 32 })], { numRuns })(
+  'hex → npub → hex round-trips for any 32 bytes',
+  (bytes) => {
+    const hex = Buffer.from(bytes).toString('hex');
+    const npub = toNpub(hex);
+    expect(npub).toHaveLength(63);
+    expect(isNpub(npub)).toBe(true);
+    expect(toHexPubkey(npub)).toBe(hex);
+  },
+);
+
+fcTest.prop([fc.string({ maxLength: 200 })], { numRuns })('toHexPubkey throws only BuzzMetaError', (text) => {
+  try {
+    const hex = toHexPubkey(text);
+    expect(hex).toMatch(/^[0-9a-f]{64}$/);
+  } catch (error) {
+    expect(error).toBeInstanceOf(BuzzMetaError);
+  }
+});
