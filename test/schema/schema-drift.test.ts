@@ -1,0 +1,38 @@
+/**
+ * The committed JSON Schema files are what the zod schemas generate today. When this fails, run
+ * `npm run schema` and commit docs/schema/: hosts in other languages validate against those files.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderSchemas, SCHEMA_DIR } from '../../scripts/gen-schema.js';
+
+const rendered = renderSchemas();
+
+describe('docs/schema', () => {
+  it('holds exactly the two generated files', () => {
+    expect(Object.keys(rendered)).toEqual(['envelope-v1.json', 'draft.json']);
+  });
+
+  it.each(Object.entries(rendered))('%s matches what the zod schema generates', (name, text) => {
+    const committed = readFileSync(path.join(SCHEMA_DIR, name), 'utf8');
+    expect(committed, `docs/schema/${name} is stale: run npm run schema`).toBe(text);
+  });
+
+  it.each(Object.entries(rendered))('%s allows unknown extra keys (no additionalProperties)', (_name, text) => {
+    expect(text).not.toContain('additionalProperties');
+  });
+
+  it('names each shape by its zod id and declares draft 2020-12', () => {
+    interface Head {
+      $schema: string;
+      $ref: string;
+    }
+    const envelope = JSON.parse(rendered['envelope-v1.json'] ?? '') as Head;
+    const draft = JSON.parse(rendered['draft.json'] ?? '') as Head;
+    expect(envelope.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(envelope.$ref).toBe('#/$defs/BuzzEnvelopeV1');
+    expect(draft.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(draft.$ref).toBe('#/$defs/BuzzMetaDraft');
+  });
+});
