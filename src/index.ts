@@ -4,6 +4,8 @@
  */
 export { readBuzzContext, parseBuzzContext } from './read.js';
 export type { ReadBuzzOptions, BuzzReadResult, ContextFor } from './read.js';
+export { createBuzzReader } from './reader.js';
+export type { BuzzReader, BuzzReaderOptions } from './reader.js';
 export { BuzzMetaError, BUZZ_ERROR_CODES } from './errors.js';
 export type { BuzzErrorCode, BuzzIssue } from './errors.js';
 export type {

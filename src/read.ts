@@ -16,6 +16,7 @@ import type {
 import { BuzzMetaError } from './errors.js';
 import { readDraft } from './draft/read-draft.js';
 import { envelopeToContext } from './envelope/to-context.js';
+import { jsVerifier, type SignatureVerifier } from './envelope/signatures.js';
 import { checkEnvelope, pinnedKey } from './envelope/verify.js';
 import { type BuzzLimits, resolveLimits } from './limits.js';
 
@@ -62,9 +63,13 @@ export function readBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOption
   params: unknown,
   options?: O,
 ): BuzzReadResult<ContextFor<O>> {
+  return readWith(params, options ?? {}, jsVerifier) as BuzzReadResult<ContextFor<O>>;
+}
+
+/** {@link readBuzzContext} with a chosen signature verifier (the reader factory passes a faster one). */
+export function readWith(params: unknown, options: ReadBuzzOptions, verifier: SignatureVerifier): BuzzReadResult {
   try {
-    const context = read(params, options ?? {});
-    return { ok: true, context: context as ContextFor<O> };
+    return { ok: true, context: read(params, options, verifier) };
   } catch (error) {
     return { ok: false, error: asBuzzError(error) };
   }
@@ -88,7 +93,7 @@ export function parseBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOptio
   throw result.error;
 }
 
-function read(params: unknown, options: ReadBuzzOptions): BuzzContext {
+function read(params: unknown, options: ReadBuzzOptions, verifier: SignatureVerifier): BuzzContext {
   const agentPubkey = options.agentPubkey === undefined ? undefined : pinnedKey(options.agentPubkey);
   const minTrust = options.minTrust ?? 'scraped';
   if (!Object.hasOwn(TRUST_RANK, minTrust)) {
@@ -105,7 +110,7 @@ function read(params: unknown, options: ReadBuzzOptions): BuzzContext {
         : 'the request has no _meta.buzz (this version reads only structured metadata; prompt text is not scraped yet)',
     );
   }
-  const context = readStructured(buzz.value, agentPubkey, limits);
+  const context = readStructured(buzz.value, agentPubkey, limits, verifier);
   if (TRUST_RANK[context.trust] < TRUST_RANK[minTrust]) {
     throw BuzzMetaError.of(
       'trust_too_low',
@@ -131,7 +136,12 @@ function locateBuzz(params: unknown): { value: unknown } | undefined {
   return buzz === undefined ? undefined : { value: buzz };
 }
 
-function readStructured(buzz: unknown, agentPubkey: string | undefined, limits: BuzzLimits): BuzzContext {
+function readStructured(
+  buzz: unknown,
+  agentPubkey: string | undefined,
+  limits: BuzzLimits,
+  verifier: SignatureVerifier,
+): BuzzContext {
   if (typeof buzz !== 'object' || buzz === null || Array.isArray(buzz)) {
     throw BuzzMetaError.of('invalid_meta', '/_meta/buzz', '_meta.buzz must be an object');
   }
@@ -140,7 +150,7 @@ function readStructured(buzz: unknown, agentPubkey: string | undefined, limits: 
     if (version !== 1) {
       throw BuzzMetaError.of('unsupported_version', '/_meta/buzz/version', 'only version 1 of _meta.buzz is understood');
     }
-    const checked = checkEnvelope(buzz, agentPubkey, limits);
+    const checked = checkEnvelope(buzz, agentPubkey, limits, verifier);
     if (!checked.ok) throw checked.error;
     return envelopeToContext(checked.envelope, buzz, checked.keyed);
   }

@@ -8,7 +8,8 @@ import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, pointer } from '../e
 import { DEFAULT_LIMITS, type BuzzLimits, resolveLimits } from '../limits.js';
 import { toHexPubkey } from '../npub.js';
 import { BUZZ_PATH, checkArrayLength, parseWith } from '../schema-kit.js';
-import { bytesToHex, hexToBytes, nostrEventId, schnorrVerifyHex } from './crypto.js';
+import { bytesToHex, nostrEventId } from './crypto.js';
+import { jsVerifier, type SignatureVerifier } from './signatures.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf } from './hashes.js';
 import { type EnvelopeV1, envelopeSchema } from './schema.js';
 
@@ -74,6 +75,7 @@ export function checkEnvelope(
   raw: unknown,
   agentPubkey: string | undefined,
   limits: BuzzLimits = DEFAULT_LIMITS,
+  verifier: SignatureVerifier = jsVerifier,
 ): EnvelopeCheck {
   const tooLong =
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH) ??
@@ -143,11 +145,11 @@ export function checkEnvelope(
   }
 
   if (agentPubkey !== undefined && failures.length === 0 && digest !== undefined) {
-    if (!schnorrVerifyHex(envelope.attestation.signature, digest, agentPubkey)) {
+    if (!verifier.verifyDigest(envelope.attestation.signature, digest, envelope.attestation.payloadHash, agentPubkey)) {
       fail('attestation_signature_invalid', ['attestation', 'signature'], 'the attestation signature does not verify with the pinned key');
     } else {
       envelope.events.forEach((event, index) => {
-        if (!schnorrVerifyHex(event.sig, hexToBytes(event.id), event.pubkey)) {
+        if (!verifier.verifyEvent(event)) {
           fail('event_signature_invalid', ['events', index, 'sig'], 'the event signature does not verify with its author’s pubkey');
         }
       });

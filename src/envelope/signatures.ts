@@ -1,0 +1,105 @@
+/**
+ * Who checks signatures: pure JS (@noble/curves, always available, synchronous) or libsecp256k1
+ * compiled to wasm (nostr-wasm, loaded once, ~5× faster for events), optionally behind a bounded
+ * cache of verdicts that already verified, so a redelivered event costs a map lookup.
+ *
+ * Only positive verdicts are cached, keyed by the exact (pubkey, message, signature) triple:
+ * a cache hit is the same mathematical fact as the check it replaces.
+ */
+import type { Nostr } from 'nostr-wasm';
+import { hexToBytes, schnorrVerifyHex } from './crypto.js';
+import type { NostrEventFields } from './crypto.js';
+
+/** A signed Nostr event as the verifier sees it (already schema-checked). */
+export interface SignedEventFields extends NostrEventFields {
+  /** The event id the event claims (checked against the NIP-01 hash separately). */
+  readonly id: string;
+  /** BIP-340 signature over the id, 128 hex. */
+  readonly sig: string;
+}
+
+/** Verifies the two kinds of signature an envelope carries. Never throws. */
+export interface SignatureVerifier {
+  /** Which implementation runs. */
+  readonly backend: 'js' | 'wasm';
+  /** BIP-340 verify of `signatureHex` over a 32-byte digest with x-only `pubkeyHex`. */
+  verifyDigest(signatureHex: string, digest: Uint8Array, digestHex: string, pubkeyHex: string): boolean;
+  /** BIP-340 verify of an event's `sig` over its `id` with its `pubkey` (the id is checked elsewhere). */
+  verifyEvent(event: SignedEventFields): boolean;
+}
+
+/** The synchronous pure-JS verifier `readBuzzContext` uses. */
+export const jsVerifier: SignatureVerifier = {
+  backend: 'js',
+  verifyDigest: (signatureHex, digest, _digestHex, pubkeyHex) => schnorrVerifyHex(signatureHex, digest, pubkeyHex),
+  verifyEvent: (event) => schnorrVerifyHex(event.sig, hexToBytes(event.id), event.pubkey),
+};
+
+/**
+ * Loads libsecp256k1 (nostr-wasm) for event signatures. nostr-wasm exposes no raw digest verify,
+ * so attestation digests stay on the pure-JS path.
+ */
+export async function loadWasmVerifier(): Promise<SignatureVerifier> {
+  const { initNostrWasm } = await import('nostr-wasm');
+  const wasm: Nostr = await initNostrWasm();
+  return {
+    backend: 'wasm',
+    verifyDigest: jsVerifier.verifyDigest,
+    verifyEvent: (event) => {
+      // nostr-wasm recomputes the id itself; give it a fresh plain object it may not keep.
+      const copy = {
+        id: event.id,
+        pubkey: event.pubkey,
+        created_at: event.created_at,
+        kind: event.kind,
+        tags: event.tags.map((tag) => tag.slice()),
+        content: event.content,
+        sig: event.sig,
+      };
+      try {
+        wasm.verifyEvent(copy);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** Wraps a verifier with an LRU cache of at most `maxEntries` positive verdicts. */
+export function withVerdictCache(base: SignatureVerifier, maxEntries: number): SignatureVerifier {
+  const verified = new Map<string, true>();
+  const remember = (key: string): void => {
+    verified.set(key, true);
+    if (verified.size > maxEntries) {
+      const oldest = verified.keys().next();
+      if (oldest.done !== true) verified.delete(oldest.value);
+    }
+  };
+  const seen = (key: string): boolean => {
+    if (!verified.has(key)) return false;
+    // Refresh recency: delete and re-insert moves the key to the newest end.
+    verified.delete(key);
+    verified.set(key, true);
+    return true;
+  };
+  return {
+    backend: base.backend,
+    verifyDigest(signatureHex, digest, digestHex, pubkeyHex) {
+      const key = `d:${pubkeyHex}:${digestHex}:${signatureHex}`;
+      if (seen(key)) return true;
+      const ok = base.verifyDigest(signatureHex, digest, digestHex, pubkeyHex);
+      if (ok) remember(key);
+      return ok;
+    },
+    verifyEvent(event) {
+      // The id is the event's NIP-01 hash (checked before this runs), so (pubkey, id, sig) fixes
+      // everything the signature covers.
+      const key = `e:${event.pubkey}:${event.id}:${event.sig}`;
+      if (seen(key)) return true;
+      const ok = base.verifyEvent(event);
+      if (ok) remember(key);
+      return ok;
+    },
+  };
+}

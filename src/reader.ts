@@ -1,0 +1,90 @@
+/**
+ * A reader set up once per agent: options checked up front, the fastest signature backend
+ * available, and a bounded cache of signatures that already verified, so a redelivered event
+ * (Buzz delivers at least once) costs a map lookup instead of a Schnorr verification.
+ */
+import type { BuzzContext } from './context.js';
+import { BuzzMetaError } from './errors.js';
+import { jsVerifier, loadWasmVerifier, type SignatureVerifier, withVerdictCache } from './envelope/signatures.js';
+import { pinnedKey } from './envelope/verify.js';
+import { resolveLimits } from './limits.js';
+import { type BuzzReadResult, type ContextFor, type ReadBuzzOptions, readWith } from './read.js';
+
+/** Options of {@link createBuzzReader}: those of `readBuzzContext`, plus the crypto set-up. */
+export interface BuzzReaderOptions extends ReadBuzzOptions {
+  /**
+   * Signature backend: `'auto'` (default) loads libsecp256k1 via nostr-wasm and falls back to
+   * pure JS if it cannot load; `'wasm'` fails instead of falling back; `'js'` never loads wasm.
+   */
+  readonly backend?: 'auto' | 'wasm' | 'js';
+  /** Verified signatures remembered (default 10 000; 0 turns the cache off). */
+  readonly cacheSize?: number;
+}
+
+/** A configured reader: the same `read`/`parse` as the free functions, without per-call set-up. */
+export interface BuzzReader<C extends BuzzContext = BuzzContext> {
+  /** The signature backend in use. */
+  readonly backend: 'js' | 'wasm';
+  /** Like `readBuzzContext`: never throws. */
+  read(params: unknown): BuzzReadResult<C>;
+  /** Like `parseBuzzContext`: throws a {@link BuzzMetaError}. */
+  parse(params: unknown): C;
+}
+
+const DEFAULT_CACHE_SIZE = 10_000;
+
+/**
+ * Creates a reader for one agent. Rejects (with a `BuzzMetaError`) on bad options, so a
+ * misconfigured agent fails at start-up rather than on its first prompt.
+ *
+ * @example
+ * ```ts
+ * const reader = await createBuzzReader({ agentPubkey: process.env.AGENT_NPUB, minTrust: 'verified' })
+ * const read = reader.read(params) // read.context is a BuzzVerifiedContext when ok
+ * ```
+ */
+export async function createBuzzReader<const O extends BuzzReaderOptions = BuzzReaderOptions>(
+  options?: O,
+): Promise<BuzzReader<ContextFor<O>>> {
+  const given: BuzzReaderOptions = options ?? {};
+  const cacheSize = given.cacheSize ?? DEFAULT_CACHE_SIZE;
+  if (!Number.isSafeInteger(cacheSize) || cacheSize < 0) {
+    throw BuzzMetaError.of('invalid_option', '/cacheSize', 'cacheSize must be a non-negative integer');
+  }
+  const backend = given.backend ?? 'auto';
+  if (backend !== 'auto' && backend !== 'wasm' && backend !== 'js') {
+    throw BuzzMetaError.of('invalid_option', '/backend', 'backend must be "auto", "wasm" or "js"');
+  }
+  // Checked once here; read() re-checks cheaply because the key is then plain hex.
+  const readOptions: ReadBuzzOptions = {
+    ...(given.agentPubkey === undefined ? {} : { agentPubkey: pinnedKey(given.agentPubkey) }),
+    ...(given.minTrust === undefined ? {} : { minTrust: given.minTrust }),
+    ...(given.scrape === undefined ? {} : { scrape: given.scrape }),
+    limits: resolveLimits(given.limits),
+  };
+  const base = await chooseVerifier(backend);
+  const verifier = cacheSize === 0 ? base : withVerdictCache(base, cacheSize);
+  const probe = readWith({}, readOptions, verifier);
+  if (!probe.ok && probe.error.code === 'invalid_option') throw probe.error;
+  return {
+    backend: verifier.backend,
+    read: (params) => readWith(params, readOptions, verifier) as BuzzReadResult<ContextFor<O>>,
+    parse: (params) => {
+      const result = readWith(params, readOptions, verifier);
+      if (result.ok) return result.context as ContextFor<O>;
+      throw result.error;
+    },
+  };
+}
+
+async function chooseVerifier(backend: 'auto' | 'wasm' | 'js'): Promise<SignatureVerifier> {
+  if (backend === 'js') return jsVerifier;
+  try {
+    return await loadWasmVerifier();
+  } catch {
+    if (backend === 'wasm') {
+      throw BuzzMetaError.of('invalid_option', '/backend', 'the wasm backend (nostr-wasm) could not be loaded');
+    }
+    return jsVerifier;
+  }
+}
