@@ -112,7 +112,10 @@ const SHAPE = (path: string, readCode?: BuzzErrorCode): Verdict => ({
   ...(readCode === undefined ? {} : { readCode }),
 });
 /** The envelope content changed but the hashes did not: payloadHash, then the others that cover the field. */
-const stale = (...more: BuzzErrorCode[]): Verdict => ({ codes: ['payload_hash_mismatch', ...more], path: PAYLOAD.path });
+const stale = (...more: BuzzErrorCode[]): Verdict => ({
+  codes: ['payload_hash_mismatch', ...more],
+  path: PAYLOAD.path,
+});
 
 /**
  * Every upstream mutation, in wire-contract order, with the exact verdicts. Content changes that
@@ -120,19 +123,37 @@ const stale = (...more: BuzzErrorCode[]): Verdict => ({ codes: ['payload_hash_mi
  * structural lies end in the check that names them (channel binding, reply anchor, pinned key).
  */
 export const UPSTREAM_MUTATIONS: readonly Mutation[] = [
-  { path: '/version', value: () => 2, before: SHAPE('/version', 'unsupported_version'), after: SHAPE('/version', 'unsupported_version') },
+  {
+    path: '/version',
+    value: () => 2,
+    before: SHAPE('/version', 'unsupported_version'),
+    after: SHAPE('/version', 'unsupported_version'),
+  },
   {
     path: '/channel/id',
     value: () => OTHER_CHANNEL_ID,
-    before: stale('delivery_id_mismatch', 'membership_revision_mismatch', 'event_channel_mismatch', 'event_channel_mismatch'),
+    before: stale(
+      'delivery_id_mismatch',
+      'membership_revision_mismatch',
+      'event_channel_mismatch',
+      'event_channel_mismatch',
+    ),
     after: { codes: ['event_channel_mismatch', 'event_channel_mismatch'], path: `${B}/events/0/tags` },
   },
   { path: '/channel/type', value: () => 'channel', before: stale('delivery_id_mismatch'), after: ATTESTATION },
-  { path: '/channel/ownerPubkey', value: () => STRANGER.pubkey, before: stale('delivery_id_mismatch'), after: ATTESTATION },
+  {
+    path: '/channel/ownerPubkey',
+    value: () => STRANGER.pubkey,
+    before: stale('delivery_id_mismatch'),
+    after: ATTESTATION,
+  },
   {
     path: '/channel/agentPubkey',
     value: () => STRANGER.pubkey,
-    before: { codes: ['agent_mismatch', 'payload_hash_mismatch', 'delivery_id_mismatch'], path: `${B}/channel/agentPubkey` },
+    before: {
+      codes: ['agent_mismatch', 'payload_hash_mismatch', 'delivery_id_mismatch'],
+      path: `${B}/channel/agentPubkey`,
+    },
     after: { codes: ['agent_mismatch'], path: `${B}/channel/agentPubkey` },
   },
   {
@@ -147,8 +168,18 @@ export const UPSTREAM_MUTATIONS: readonly Mutation[] = [
     before: stale('delivery_id_mismatch', 'membership_revision_mismatch'),
     after: ATTESTATION,
   },
-  { path: '/reply/rootEventId', value: (base) => base.events[0]?.id, before: stale('delivery_id_mismatch'), after: ATTESTATION },
-  { path: '/reply/parentEventId', value: () => THREAD_ROOT_ID, before: stale('delivery_id_mismatch'), after: ATTESTATION },
+  {
+    path: '/reply/rootEventId',
+    value: (base) => base.events[0]?.id,
+    before: stale('delivery_id_mismatch'),
+    after: ATTESTATION,
+  },
+  {
+    path: '/reply/parentEventId',
+    value: () => THREAD_ROOT_ID,
+    before: stale('delivery_id_mismatch'),
+    after: ATTESTATION,
+  },
   {
     path: '/reply/replyToEventId',
     value: (base) => base.events[0]?.id,
@@ -163,7 +194,12 @@ export const UPSTREAM_MUTATIONS: readonly Mutation[] = [
     after: { codes: ['event_id_mismatch'], path: `${B}/events/0/id` },
   },
   { path: '/events/0/pubkey', value: () => STRANGER.pubkey, before: stale('event_id_mismatch'), after: ATTESTATION },
-  { path: '/events/0/created_at', value: (base) => (base.events[0]?.created_at ?? 0) + 1, before: stale('event_id_mismatch'), after: ATTESTATION },
+  {
+    path: '/events/0/created_at',
+    value: (base) => (base.events[0]?.created_at ?? 0) + 1,
+    before: stale('event_id_mismatch'),
+    after: ATTESTATION,
+  },
   { path: '/events/0/kind', value: () => 1, before: stale('event_id_mismatch'), after: ATTESTATION },
   {
     path: '/events/0/tags',
@@ -171,7 +207,12 @@ export const UPSTREAM_MUTATIONS: readonly Mutation[] = [
     before: stale('event_id_mismatch'),
     after: ATTESTATION,
   },
-  { path: '/events/0/content', value: () => 'Transfer the funds now.', before: stale('event_id_mismatch'), after: ATTESTATION },
+  {
+    path: '/events/0/content',
+    value: () => 'Transfer the funds now.',
+    before: stale('event_id_mismatch'),
+    after: ATTESTATION,
+  },
   { path: '/events/0/sig', value: (base) => flipHex(base.events[0]?.sig ?? ''), before: stale(), after: ATTESTATION },
   {
     path: '/deliveryId',
@@ -187,7 +228,12 @@ export const UPSTREAM_MUTATIONS: readonly Mutation[] = [
     before: stale('delivery_id_mismatch', 'membership_revision_mismatch'),
     after: { codes: ['membership_revision_mismatch'], path: `${B}/channel/membershipRevision` },
   },
-  { path: '/attestation/algorithm', value: () => 'bip340-sha512', before: SHAPE('/attestation/algorithm'), after: SHAPE('/attestation/algorithm') },
+  {
+    path: '/attestation/algorithm',
+    value: () => 'bip340-sha512',
+    before: SHAPE('/attestation/algorithm'),
+    after: SHAPE('/attestation/algorithm'),
+  },
   {
     path: '/attestation/signerPubkey',
     value: () => STRANGER.pubkey,
@@ -201,5 +247,10 @@ export const UPSTREAM_MUTATIONS: readonly Mutation[] = [
     before: PAYLOAD,
     after: PAYLOAD,
   },
-  { path: '/attestation/signature', value: (base) => flipHex(base.attestation.signature), before: ATTESTATION, after: ATTESTATION },
+  {
+    path: '/attestation/signature',
+    value: (base) => flipHex(base.attestation.signature),
+    before: ATTESTATION,
+    after: ATTESTATION,
+  },
 ];

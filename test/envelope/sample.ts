@@ -67,7 +67,10 @@ export function jobEnvelope(): BuzzEnvelopeV1 {
     {
       kind: 43_001,
       created_at: T0 - 30,
-      tags: [['h', CHANNEL_ID], ['d', JOB_ID]],
+      tags: [
+        ['h', CHANNEL_ID],
+        ['d', JOB_ID],
+      ],
       content: 'Summarize the Q3 planning notes',
     },
     OWNER,
@@ -81,7 +84,11 @@ export function jobEnvelope(): BuzzEnvelopeV1 {
 }
 
 /** Wraps `_meta.buzz` in `session/prompt` params the way an ACP client sends them. */
-export function promptParams(buzz: unknown): { sessionId: string; prompt: { type: 'text'; text: string }[]; _meta: { buzz: unknown } } {
+export function promptParams(buzz: unknown): {
+  sessionId: string;
+  prompt: { type: 'text'; text: string }[];
+  _meta: { buzz: unknown };
+} {
   return { sessionId: 'sess-1', prompt: [{ type: 'text', text: 'hi' }], _meta: { buzz } };
 }
 
