@@ -1,0 +1,197 @@
+/**
+ * Draft-shape cases (wire-contract §2) with their exact expected reads. Shared by
+ * `draft.test.ts` and the vector generator, so the committed vectors say what the tests check.
+ *
+ * @packageDocumentation
+ */
+import type { BuzzDraftContext, BuzzErrorCode } from '../../src/index.js';
+import { OWNER, STRANGER } from '../support/keys.js';
+
+/** The channel of every draft case. */
+const CHANNEL_ID = '6f1c2b3a-9d4e-4f5a-8b6c-7d8e9f0a1b2c';
+const ID_A = '18ee922e4052d819f466e7b1881c42a6e6f0f1f01d1c2d253647ba972443fb2a';
+const ID_B = '89ba98539af79ab0103a025e660294cd9117a919d15e42cebf91655bb361ba60';
+const T0 = 1_785_840_000;
+
+/** One draft case: the `_meta.buzz` value and what `readBuzzContext` must return. */
+export interface DraftCase {
+  /** What the case is about. */
+  readonly name: string;
+  /** The value of `_meta.buzz`. */
+  readonly buzz: unknown;
+  /** The exact context, or the deciding error's code and path. */
+  readonly expect:
+    | { readonly ok: true; readonly context: BuzzDraftContext }
+    | { readonly ok: false; readonly code: BuzzErrorCode; readonly path: string };
+}
+
+const wireEvent = (id: string, sender: string, createdAt: number, kind = 9) => ({ id, sender, kind, createdAt });
+const base = { channelId: CHANNEL_ID, channelType: 'channel', events: [wireEvent(ID_A, OWNER.pubkey, T0)] };
+
+function context(fields: Partial<BuzzDraftContext>): BuzzDraftContext {
+  return {
+    source: 'meta-draft',
+    trust: 'asserted',
+    channelId: CHANNEL_ID,
+    channelType: 'channel',
+    events: [],
+    cancelledEvents: [],
+    diagnostics: [],
+    ...fields,
+  };
+}
+
+function invalid(name: string, buzz: unknown, code: BuzzErrorCode, path: string): DraftCase {
+  return { name, buzz, expect: { ok: false, code, path: `/_meta/buzz${path}` } };
+}
+
+const many = (count: number) => Array.from({ length: count }, () => wireEvent(ID_A, OWNER.pubkey, T0));
+
+/** Drafts that read as `meta-draft` / `asserted`. */
+export const VALID_DRAFTS: readonly DraftCase[] = [
+  {
+    name: 'a channel with events and cancelled events',
+    buzz: {
+      channelId: CHANNEL_ID,
+      channelType: 'channel',
+      events: [wireEvent(ID_B, STRANGER.pubkey, T0 + 60)],
+      cancelledEvents: [wireEvent(ID_A, OWNER.pubkey, T0)],
+    },
+    expect: {
+      ok: true,
+      context: context({
+        events: [{ id: ID_B, sender: STRANGER.pubkey, kind: 9, createdAt: T0 + 60 }],
+        cancelledEvents: [{ id: ID_A, sender: OWNER.pubkey, kind: 9, createdAt: T0 }],
+      }),
+    },
+  },
+  {
+    name: 'a dm without cancelledEvents',
+    buzz: { channelId: CHANNEL_ID, channelType: 'dm', events: [wireEvent(ID_A, OWNER.pubkey, T0)] },
+    expect: {
+      ok: true,
+      context: context({ channelType: 'dm', events: [{ id: ID_A, sender: OWNER.pubkey, kind: 9, createdAt: T0 }] }),
+    },
+  },
+  {
+    name: 'no events at all',
+    buzz: { channelId: CHANNEL_ID, channelType: 'channel', events: [], cancelledEvents: [] },
+    expect: { ok: true, context: context({}) },
+  },
+  {
+    name: 'kind and createdAt at their bounds',
+    buzz: {
+      ...base,
+      events: [wireEvent(ID_A, OWNER.pubkey, 0, 0), wireEvent(ID_B, OWNER.pubkey, 2 ** 53 - 1, 65_535)],
+    },
+    expect: {
+      ok: true,
+      context: context({
+        events: [
+          { id: ID_A, sender: OWNER.pubkey, kind: 0, createdAt: 0 },
+          { id: ID_B, sender: OWNER.pubkey, kind: 65_535, createdAt: 2 ** 53 - 1 },
+        ],
+      }),
+    },
+  },
+  {
+    name: 'unknown keys are reported and not copied',
+    buzz: {
+      ...base,
+      channelName: '#general',
+      events: [{ ...wireEvent(ID_A, OWNER.pubkey, T0), content: 'hi', tags: [] }],
+      cancelledEvents: [{ ...wireEvent(ID_B, OWNER.pubkey, T0), reason: 'steer' }],
+    },
+    expect: {
+      ok: true,
+      context: context({
+        events: [{ id: ID_A, sender: OWNER.pubkey, kind: 9, createdAt: T0 }],
+        cancelledEvents: [{ id: ID_B, sender: OWNER.pubkey, kind: 9, createdAt: T0 }],
+        diagnostics: [
+          'unknown key /_meta/buzz/channelName ignored',
+          'unknown key /_meta/buzz/events/0/content ignored',
+          'unknown key /_meta/buzz/events/0/tags ignored',
+          'unknown key /_meta/buzz/cancelledEvents/0/reason ignored',
+        ],
+      }),
+    },
+  },
+  {
+    name: '100 events (the default limit)',
+    buzz: { ...base, events: many(100) },
+    expect: {
+      ok: true,
+      context: context({ events: many(100).map((e) => ({ id: e.id, sender: e.sender, kind: 9, createdAt: T0 })) }),
+    },
+  },
+];
+
+/** Drafts that must be refused, with the deciding code and path. */
+export const INVALID_DRAFTS: readonly DraftCase[] = [
+  invalid('an upper-case channelId', { ...base, channelId: CHANNEL_ID.toUpperCase() }, 'invalid_draft', '/channelId'),
+  invalid(
+    'a channelId without hyphens',
+    { ...base, channelId: CHANNEL_ID.replaceAll('-', '') },
+    'invalid_draft',
+    '/channelId',
+  ),
+  invalid('a braced channelId', { ...base, channelId: `{${CHANNEL_ID}}` }, 'invalid_draft', '/channelId'),
+  invalid('channelType "group"', { ...base, channelType: 'group' }, 'invalid_draft', '/channelType'),
+  invalid('no channelType', { channelId: CHANNEL_ID, events: [] }, 'invalid_draft', '/channelType'),
+  invalid('no events', { channelId: CHANNEL_ID, channelType: 'dm' }, 'invalid_draft', '/events'),
+  invalid('events as an object', { ...base, events: {} }, 'invalid_draft', '/events'),
+  invalid('a null event', { ...base, events: [null] }, 'invalid_draft', '/events/0'),
+  invalid(
+    'a 63-digit event id',
+    { ...base, events: [wireEvent(ID_A.slice(1), OWNER.pubkey, T0)] },
+    'invalid_draft',
+    '/events/0/id',
+  ),
+  invalid(
+    'a 65-digit event id',
+    { ...base, events: [wireEvent(ID_A + 'a', OWNER.pubkey, T0)] },
+    'invalid_draft',
+    '/events/0/id',
+  ),
+  invalid(
+    'an upper-case event id',
+    { ...base, events: [wireEvent(ID_A.toUpperCase(), OWNER.pubkey, T0)] },
+    'invalid_draft',
+    '/events/0/id',
+  ),
+  invalid(
+    'an npub sender',
+    { ...base, events: [wireEvent(ID_A, OWNER.npub, T0)] },
+    'invalid_draft',
+    '/events/0/sender',
+  ),
+  invalid(
+    'kind 65536',
+    { ...base, events: [wireEvent(ID_A, OWNER.pubkey, T0, 65_536)] },
+    'invalid_draft',
+    '/events/0/kind',
+  ),
+  invalid('kind -1', { ...base, events: [wireEvent(ID_A, OWNER.pubkey, T0, -1)] }, 'invalid_draft', '/events/0/kind'),
+  invalid('kind 9.5', { ...base, events: [wireEvent(ID_A, OWNER.pubkey, T0, 9.5)] }, 'invalid_draft', '/events/0/kind'),
+  invalid(
+    'createdAt -1',
+    { ...base, events: [wireEvent(ID_A, OWNER.pubkey, -1)] },
+    'invalid_draft',
+    '/events/0/createdAt',
+  ),
+  invalid(
+    'createdAt 2^53',
+    { ...base, events: [wireEvent(ID_A, OWNER.pubkey, 2 ** 53)] },
+    'invalid_draft',
+    '/events/0/createdAt',
+  ),
+  invalid(
+    'createdAt as a string',
+    { ...base, events: [{ ...wireEvent(ID_A, OWNER.pubkey, T0), createdAt: String(T0) }] },
+    'invalid_draft',
+    '/events/0/createdAt',
+  ),
+  invalid('cancelledEvents null', { ...base, cancelledEvents: null }, 'invalid_draft', '/cancelledEvents'),
+  invalid('101 events', { ...base, events: many(101) }, 'limit_exceeded', '/events'),
+  invalid('101 cancelled events', { ...base, cancelledEvents: many(101) }, 'limit_exceeded', '/cancelledEvents'),
+];
