@@ -18,6 +18,24 @@ export const unixSeconds = z.int().min(0);
 /** A Nostr kind (NIP-01: 0–65535). */
 export const nostrKind = z.int().min(0).max(65_535);
 
+/**
+ * The same schema behind zod's JIT (`z.compile`, zod ≥ 4.6), for the hot read path. The compiled
+ * fast path only decides "valid → this output"; anything it does not accept is parsed again by the
+ * plain schema, so verdicts, issues (codes, paths, messages) and outputs are the plain schema's.
+ * The plain schema stays the schema of record (JSON Schema, docs). The plain schema is returned
+ * on a zod 4 without `z.compile` (the peer range is `^4`), under `z.config({ jitless: true })`
+ * (CSP, no `new Function`), and wherever zod declines to compile.
+ */
+export function compiledForReading<T extends z.ZodType>(schema: T): T {
+  const compile = (z as { readonly compile?: (s: T) => T }).compile;
+  if (typeof compile !== 'function' || z.config().jitless === true) return schema;
+  try {
+    return compile(schema);
+  } catch {
+    return schema;
+  }
+}
+
 /** The path prefix every issue under `_meta.buzz` carries. */
 export const BUZZ_PATH = ['_meta', 'buzz'] as const;
 

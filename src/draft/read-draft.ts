@@ -5,7 +5,7 @@ import type { BuzzDraftContext, BuzzIdentifiedEvent } from '../context.js';
 import type { BuzzMetaError } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
 import { BUZZ_PATH, checkArrayLength, parseWith, reportUnknownKeys } from '../schema-kit.js';
-import { DRAFT_KEYS, type DraftMeta, draftSchema } from './schema.js';
+import { DRAFT_KEYS, type DraftMeta, draftParser } from './schema.js';
 
 /** Checks and normalizes a draft-shaped `_meta.buzz`. */
 export function readDraft(
@@ -16,7 +16,7 @@ export function readDraft(
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH) ??
     checkArrayLength(raw, 'cancelledEvents', limits.maxEvents, BUZZ_PATH);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
-  const parsed = parseWith(draftSchema(limits), raw, 'invalid_draft');
+  const parsed = parseWith(draftParser(limits), raw, 'invalid_draft');
   if (!parsed.ok) return parsed;
   const draft = parsed.value;
   const diagnostics: string[] = [];

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type BuzzLimits, limitsKey } from '../limits.js';
-import { hex64, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
+import { compiledForReading, hex64, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
 
 /** Builds the draft schema for the given limits. */
 export function buildDraftSchema(limits: BuzzLimits) {
@@ -34,15 +34,38 @@ export const DRAFT_KEYS = {
   event: new Set(['id', 'sender', 'kind', 'createdAt']),
 } as const;
 
-const cache = new Map<string, ReturnType<typeof buildDraftSchema>>();
+type DraftSchema = ReturnType<typeof buildDraftSchema>;
+
+interface Built {
+  readonly schema: DraftSchema;
+  parser: DraftSchema | undefined;
+}
+
+const cache = new Map<string, Built>();
+let defaults: Built | undefined;
+
+function built(limits: BuzzLimits): Built {
+  // `resolveLimits` hands back DEFAULT_LIMITS itself when nothing is overridden: no key to build.
+  if (limits === DEFAULT_LIMITS) return (defaults ??= { schema: buildDraftSchema(limits), parser: undefined });
+  const key = limitsKey(limits);
+  let entry = cache.get(key);
+  if (entry === undefined) {
+    entry = { schema: buildDraftSchema(limits), parser: undefined };
+    if (cache.size < 16) cache.set(key, entry);
+  }
+  return entry;
+}
 
 /** The draft schema for these limits, built once per distinct set of limits. */
-export function draftSchema(limits: BuzzLimits = DEFAULT_LIMITS): ReturnType<typeof buildDraftSchema> {
-  const key = limitsKey(limits);
-  let schema = cache.get(key);
-  if (schema === undefined) {
-    schema = buildDraftSchema(limits);
-    if (cache.size < 16) cache.set(key, schema);
-  }
-  return schema;
+export function draftSchema(limits: BuzzLimits = DEFAULT_LIMITS): DraftSchema {
+  return built(limits).schema;
+}
+
+/**
+ * The draft schema for reading: {@link draftSchema} compiled with `z.compile`, with the same
+ * verdicts, issues and output (see `compiledForReading`).
+ */
+export function draftParser(limits: BuzzLimits = DEFAULT_LIMITS): DraftSchema {
+  const entry = built(limits);
+  return (entry.parser ??= compiledForReading(entry.schema));
 }
