@@ -6,7 +6,6 @@
  * Only positive verdicts are cached, keyed by the exact (pubkey, message, signature) triple:
  * a cache hit is the same mathematical fact as the check it replaces.
  */
-import type { Nostr } from 'nostr-wasm';
 import { hexToBytes, schnorrVerifyHex } from './crypto.js';
 import type { NostrEventFields } from './crypto.js';
 
@@ -35,13 +34,22 @@ export const jsVerifier: SignatureVerifier = {
   verifyEvent: (event) => schnorrVerifyHex(event.sig, hexToBytes(event.id), event.pubkey),
 };
 
+/** The one nostr-wasm call used here (its `Nostr` interface, abridged). */
+interface NostrWasm {
+  /** Throws unless the event's id and signature are valid. */
+  verifyEvent(event: SignedEventFields & { tags: string[][] }): void;
+}
+const NOSTR_WASM = 'nostr-wasm';
+
 /**
  * Loads libsecp256k1 (nostr-wasm) for event signatures. nostr-wasm exposes no raw digest verify,
  * so attestation digests stay on the pure-JS path.
  */
 export async function loadWasmVerifier(): Promise<SignatureVerifier> {
-  const { initNostrWasm } = await import('nostr-wasm');
-  const wasm: Nostr = await initNostrWasm();
+  // A non-literal specifier keeps TypeScript from loading nostr-wasm's .d.ts, which needs DOM
+  // types (`/// <reference types="web" />`, `BufferSource`) this Node project does not have.
+  const { initNostrWasm } = (await import(NOSTR_WASM)) as { initNostrWasm: () => Promise<NostrWasm> };
+  const wasm = await initNostrWasm();
   return {
     backend: 'wasm',
     verifyDigest: jsVerifier.verifyDigest,
