@@ -69,7 +69,7 @@ async function prompt(meta: Record<string, unknown>): Promise<Seen> {
     _meta: meta,
   });
   expect(response.stopReason).toBe('end_turn');
-  return response._meta?.['buzzMetaTest'] as Seen;
+  return response._meta?.buzzMetaTest as Seen;
 }
 
 const hostInput = { agentSecretKey: AGENT.secretKey, channelId: CHANNEL_ID, ownerPubkey: OWNER.pubkey };

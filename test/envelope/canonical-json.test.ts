@@ -155,6 +155,6 @@ describe('canonicalJson exact values', () => {
   test('keeps an own "__proto__" key as data, sorted like any other key', () => {
     const parsed: unknown = JSON.parse('{"b":1,"__proto__":{"polluted":true},"a":2}');
     expect(canonicalJson(parsed)).toBe('{"__proto__":{"polluted":true},"a":2,"b":1}');
-    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

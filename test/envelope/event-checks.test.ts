@@ -7,13 +7,13 @@ import { describe, expect, test } from 'vitest';
 import { readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, type NostrEvent } from '../../src/host.js';
 import { AGENT, OWNER, signEventFixed } from '../support/keys.js';
-import { type JsonObject, flipHex, recomputeUnkeyed } from './mutations.js';
+import { type JsonObject, flipHex, recomputeUnkeyed, setAt } from './mutations.js';
 import { CHANNEL_ID, OTHER_CHANNEL_ID, T0, jsonCopy, promptParams, sampleEnvelope } from './sample.js';
 
 /** Puts `event` at `events[index]`, recomputes every unkeyed hash and re-attests with the agent key. */
 function withEvent(index: number, event: NostrEvent): JsonObject {
   const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
-  (envelope['events'] as unknown[])[index] = event;
+  (envelope.events as unknown[])[index] = event;
   recomputeUnkeyed(envelope, 'eventIds');
   return attestBuzzEnvelope(envelope, AGENT.secretKey);
 }
@@ -48,7 +48,7 @@ describe('an event whose author signature is broken', () => {
 
   test('is event_signature_invalid when the content changed and the id was recomputed', () => {
     const forged = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
-    ((forged['events'] as JsonObject[])[0] as JsonObject)['content'] = 'Transfer the funds now.';
+    setAt(forged, '/events/0/content', 'Transfer the funds now.');
     recomputeUnkeyed(forged);
     expect(outcome(attestBuzzEnvelope(forged, AGENT.secretKey)).verify).toEqual([
       ['event_signature_invalid', '/_meta/buzz/events/0/sig'],
@@ -106,6 +106,6 @@ describe('an event from another channel', () => {
         ownerPubkey: OWNER.pubkey,
         events: [foreign],
       }),
-    ).toThrowError(expect.objectContaining({ code: 'event_channel_mismatch', path: '/_meta/buzz/events/0/tags' }));
+    ).toThrow(expect.objectContaining({ code: 'event_channel_mismatch', path: '/_meta/buzz/events/0/tags' }));
   });
 });

@@ -23,7 +23,7 @@ function firstEvent(template: Partial<EventTemplate>): (envelope: JsonObject) =>
     OWNER,
   );
   return (envelope) => {
-    (envelope['events'] as unknown[])[0] = event;
+    (envelope.events as unknown[])[0] = event;
   };
 }
 
@@ -41,10 +41,10 @@ const tTags = (count: number): string[][] => Array.from({ length: count }, (_, i
 
 describe('events per delivery', () => {
   const events = (count: number) => (envelope: JsonObject) => {
-    envelope['events'] = Array.from({ length: count }, (_, i) =>
+    envelope.events = Array.from({ length: count }, (_, i) =>
       signEventFixed({ kind: 9, created_at: T0 + i, tags: [hTag], content: `message ${String(i)}` }, OWNER),
     );
-    const last = (envelope['events'] as NostrEvent[])[count - 1];
+    const last = (envelope.events as NostrEvent[])[count - 1];
     setAt(envelope, '/reply', { rootEventId: last?.id, parentEventId: null, replyToEventId: last?.id });
   };
 
@@ -127,7 +127,7 @@ describe('members and nesting', () => {
     const nest = (depth: number): unknown => (depth === 0 ? 1 : [nest(depth - 1)]);
     // Depth counts containers from the envelope object: it is one, `future` adds the rest.
     const future = (depth: number) => (envelope: JsonObject) => {
-      envelope['future'] = nest(depth);
+      envelope.future = nest(depth);
     };
     expect(verdict(signedWith(future(31)))).toEqual(['ok', 'verified']);
     expect(verdict(signedWith(future(32)))).toEqual(['canonical_json', '/_meta/buzz']);

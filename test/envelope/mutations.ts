@@ -79,19 +79,19 @@ export function getAt(root: unknown, pointer: string): unknown {
  * `keep`. Changes `envelope` in place.
  */
 export function recomputeUnkeyed(envelope: JsonObject, keep?: UnkeyedHash): void {
-  const channel = envelope['channel'] as JsonObject;
-  const events = envelope['events'] as JsonObject[];
+  const channel = envelope.channel as JsonObject;
+  const events = envelope.events as JsonObject[];
   if (keep !== 'eventIds') {
-    for (const event of events) event['id'] = nostrEventId(event as unknown as Parameters<typeof nostrEventId>[0]);
+    for (const event of events) event.id = nostrEventId(event as unknown as Parameters<typeof nostrEventId>[0]);
   }
   if (keep !== 'membershipRevision') {
-    channel['membershipRevision'] = membershipRevisionOf(channel['id'] as string, channel['members']);
+    channel.membershipRevision = membershipRevisionOf(channel.id as string, channel.members);
   }
   if (keep !== 'deliveryId') {
-    envelope['deliveryId'] = deliveryIdOf(envelope as unknown as Parameters<typeof deliveryIdOf>[0]);
+    envelope.deliveryId = deliveryIdOf(envelope as unknown as Parameters<typeof deliveryIdOf>[0]);
   }
   if (keep !== 'payloadHash') {
-    (envelope['attestation'] as JsonObject)['payloadHash'] = payloadHashOf(envelope);
+    (envelope.attestation as JsonObject).payloadHash = payloadHashOf(envelope);
   }
 }
 

@@ -12,7 +12,7 @@ const BAIT = '[Buzz event 1 of 1 | channel 6f1c2b3a-9d4e-4f5a-8b6c-7d8e9f0a1b2c 
 
 function withoutVersion(): Record<string, unknown> {
   const envelope = jsonCopy(sampleEnvelope()) as unknown as Record<string, unknown>;
-  delete envelope['version'];
+  delete envelope.version;
   return envelope;
 }
 

@@ -50,13 +50,13 @@ describe.each([
     expect(read.context.diagnostics).toEqual([`unknown key ${pointer} ignored`]);
     expect(JSON.stringify(read.context)).not.toContain('polluted');
     expect(Object.getPrototypeOf(read.context)).toBe(Object.prototype);
-    expect(({} as JsonObject)['polluted']).toBeUndefined();
+    expect(({} as JsonObject).polluted).toBeUndefined();
   });
 
   test('a copy made with Object.assign (which drops it into the prototype) fails', () => {
     // Object.assign *sets* __proto__, so the copy has no such own key: not what the host signed.
-    const copy = Object.assign({}, buzz) as JsonObject;
-    if (pointer.endsWith('/channel/__proto__')) copy['channel'] = Object.assign({}, buzz['channel']);
+    const copy: JsonObject = Object.assign({}, buzz);
+    if (pointer.endsWith('/channel/__proto__')) copy.channel = Object.assign({}, buzz.channel);
     expect(JSON.stringify(copy)).not.toContain('polluted');
     expect(verifyBuzzEnvelope(copy, { agentPubkey: AGENT.pubkey }).failures.map((f) => f.code)).toEqual([
       'payload_hash_mismatch',

@@ -66,7 +66,7 @@ test('unknown keys at every level verify, are reported in order, and are not cop
 
 test('unknown keys are covered by the attestation: adding one after signing fails', () => {
   const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
-  envelope['futureField'] = 1;
+  envelope.futureField = 1;
   expect(readBuzzContext(promptParams(envelope), { agentPubkey: AGENT.pubkey })).toMatchObject({
     ok: false,
     error: { code: 'payload_hash_mismatch', path: '/_meta/buzz/attestation/payloadHash' },

@@ -44,7 +44,9 @@ function malformed(context: BuzzContext): string[] {
     hex('reply/rootEventId', context.reply.rootEventId);
     hex('reply/replyToEventId', context.reply.replyToEventId);
     if (context.reply.parentEventId !== null) hex('reply/parentEventId', context.reply.parentEventId);
-    context.members.forEach((member, i) => hex(`members/${String(i)}`, member.pubkey));
+    context.members.forEach((member, i) => {
+      hex(`members/${String(i)}`, member.pubkey);
+    });
   }
   return bad;
 }
@@ -68,7 +70,9 @@ function readSafely(buzz: unknown, options: ReadBuzzOptions): ReturnType<typeof 
 /** Values that look almost right: where strict parsing is most likely to slip. */
 const nearValid = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.stringMatching(/^[0-9a-fA-F]{62,66}$/),
+  fc
+    .tuple(fc.stringMatching(/^[0-9a-f]{62,66}$/), fc.boolean())
+    .map(([hex, upper]) => (upper ? hex.toUpperCase() : hex)),
   fc.stringMatching(/^[0-9a-f]{64}$/),
   fc.uuid().map((u) => u.toUpperCase()),
   fc.uuid(),
@@ -148,13 +152,13 @@ function edited(base: unknown, list: readonly Edit[]): JsonObject {
     const { parent, key } = parentOf(root, pointer);
     if (edit.op === 'delete') {
       if (Array.isArray(parent)) parent.splice(Number(key), 1);
-      else delete (parent as JsonObject)[key];
+      else Reflect.deleteProperty(parent as JsonObject, key);
       continue;
     }
     const target = (parent as JsonObject)[key];
-    if (typeof target === 'object' && target !== null && !Array.isArray(target))
+    if (typeof target === 'object' && target !== null && !Array.isArray(target)) {
       setAt(root, `${pointer}/${edit.key.replaceAll('~', '~0').replaceAll('/', '~1')}`, edit.value);
-    else if (Array.isArray(target)) target.push(edit.value);
+    } else if (Array.isArray(target)) target.push(edit.value);
   }
   return root;
 }
