@@ -1,6 +1,6 @@
 /**
  * The few primitives verification needs, over the same audited libraries nostr-tools uses
- * (@noble/hashes, @noble/curves) so the package carries one copy of each.
+ * (`@noble/hashes`, `@noble/curves`) so the package carries one copy of each.
  *
  * Event checks do not call nostr-tools' `verifyEvent`: it caches its verdict on the event object
  * under a symbol, so an object that verified once and was then changed would still pass.
