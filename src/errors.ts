@@ -32,7 +32,6 @@ export const BUZZ_ERROR_CODES = [
   'invalid_pubkey',
   'invalid_npub',
   'no_sender',
-  'no_channel',
   'internal',
 ] as const;
 

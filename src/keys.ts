@@ -5,6 +5,7 @@
  */
 import type { BuzzContext } from './context.js';
 import { BuzzMetaError } from './errors.js';
+import { markedAnchors } from './nip10.js';
 
 /** Options shared by every key helper. */
 export interface KeyOptions {
@@ -99,13 +100,8 @@ function threadRoot(ctx: BuzzContext): string | null {
   if (ctx.source === 'envelope-v1') return ctx.reply.rootEventId;
   const last = ctx.events[ctx.events.length - 1];
   if (last?.tags === undefined) return null;
-  let parent: string | null = null;
-  for (const tag of last.tags) {
-    if (tag[0] !== 'e' || tag[1] === undefined) continue;
-    if (tag[3] === 'root') return tag[1];
-    if (tag[3] === 'reply') parent = tag[1];
-  }
-  return parent ?? last.id;
+  const { root, parent } = markedAnchors(last.tags);
+  return root ?? parent ?? last.id;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { finalizeEvent } from 'nostr-tools/pure';
 import type { BuzzJob, BuzzMember, BuzzReply } from '../context.js';
 import { BuzzMetaError } from '../errors.js';
+import { markedAnchors } from '../nip10.js';
 import { publicKeyHex, schnorrSignHex, bytesToHex } from './crypto.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf, withoutKey } from './hashes.js';
 import { ATTESTATION_ALGORITHM } from './schema.js';
@@ -151,13 +152,7 @@ export function attestBuzzEnvelope<T extends object>(
  * is its own root and has no parent.
  */
 export function replyAnchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>): BuzzReply {
-  let root: string | undefined;
-  let parent: string | undefined;
-  for (const tag of last.tags) {
-    if (tag[0] !== 'e' || tag[1] === undefined) continue;
-    if (tag[3] === 'root') root ??= tag[1];
-    else if (tag[3] === 'reply') parent ??= tag[1];
-  }
+  const { root, parent } = markedAnchors(last.tags);
   if (parent !== undefined) return { rootEventId: root ?? parent, parentEventId: parent, replyToEventId: last.id };
   if (root !== undefined) return { rootEventId: root, parentEventId: root, replyToEventId: last.id };
   return { rootEventId: last.id, parentEventId: null, replyToEventId: last.id };

@@ -82,7 +82,14 @@ export function withoutKey(value: object, omitted: string): Record<string, unkno
   return out;
 }
 
-/** {@link attestationDigest} as 64 lowercase hex digits: the value of `attestation.payloadHash`. */
+/**
+ * The attestation digest as 64 lowercase hex digits: the value `attestation.payloadHash` must have.
+ *
+ * @example
+ * ```ts
+ * payloadHashOf(envelope) === envelope.attestation.payloadHash // true for an intact envelope
+ * ```
+ */
 export function payloadHashOf(envelope: object, maxDepth?: number): string {
   return bytesToHex(attestationDigest(envelope, maxDepth));
 }

@@ -1,5 +1,5 @@
 /**
- * Who checks signatures: pure JS (@noble/curves, always available, synchronous) or libsecp256k1
+ * Who checks signatures: pure JS (`@noble/curves`, always available, synchronous) or libsecp256k1
  * compiled to wasm (nostr-wasm, loaded once, ~5× faster for events), optionally behind a bounded
  * cache of verdicts that already verified, so a redelivered event costs a map lookup.
  *
@@ -52,7 +52,8 @@ export async function loadWasmVerifier(): Promise<SignatureVerifier> {
   const wasm = await initNostrWasm();
   return {
     backend: 'wasm',
-    verifyDigest: jsVerifier.verifyDigest,
+    verifyDigest: (signatureHex, digest, digestHex, pubkeyHex) =>
+      jsVerifier.verifyDigest(signatureHex, digest, digestHex, pubkeyHex),
     verifyEvent: (event) => {
       // nostr-wasm recomputes the id itself; give it a fresh plain object it may not keep.
       const copy = {
