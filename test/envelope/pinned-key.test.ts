@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { type BuzzEnvelopeContext, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
-import { attestBuzzEnvelope, buildBuzzEnvelope } from '../../src/host.js';
+import { attestBuzzEnvelope, buildBuzzEnvelope, signEvent } from '../../src/host.js';
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
 import { CHANNEL_ID, promptParams, sampleEnvelope, sampleEvents } from './sample.js';
 
@@ -68,7 +68,7 @@ describe('a good envelope', () => {
     expect(read).toMatchObject({ ok: false, error: { code: 'trust_too_low', path: '/_meta/buzz' } });
   });
 
-  test('a fresh build (random BIP-340 aux) verifies too', () => {
+  test('a fresh build (random BIP-340 aux) verifies too, with the same payloadHash', () => {
     const built = buildBuzzEnvelope({
       agentSecretKey: AGENT.secretKey,
       channelId: CHANNEL_ID,
@@ -77,6 +77,21 @@ describe('a good envelope', () => {
     });
     expect(built.attestation.payloadHash).toBe(envelope.attestation.payloadHash);
     expect(verifyBuzzEnvelope(built, { agentPubkey: AGENT.npub })).toEqual({ ok: true, failures: [] });
+  });
+
+  test('events signed by the host helper signEvent (nostr-tools) verify inside a built envelope', () => {
+    const event = signEvent(
+      { kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL_ID]], content: 'signed by nostr-tools' },
+      OWNER.secretKey,
+    );
+    expect(event.pubkey).toBe(OWNER.pubkey);
+    const built = buildBuzzEnvelope({
+      agentSecretKey: AGENT.secretKey,
+      channelId: CHANNEL_ID,
+      ownerPubkey: OWNER.pubkey,
+      events: [event],
+    });
+    expect(verifyBuzzEnvelope(built, { agentPubkey: AGENT.pubkey })).toEqual({ ok: true, failures: [] });
   });
 });
 
@@ -136,6 +151,17 @@ describe('a wrong key', () => {
     expect(readBuzzContext(promptParams(envelope), { agentPubkey: key })).toMatchObject({
       ok: false,
       error: { code, path: '/agentPubkey' },
+    });
+  });
+
+  test('a pinned key that is not a string is invalid_option, from both entry points', () => {
+    const notAString = 42 as unknown as string;
+    expect(() => verifyBuzzEnvelope(envelope, { agentPubkey: notAString })).toThrow(
+      expect.objectContaining({ code: 'invalid_option', path: '/agentPubkey' }),
+    );
+    expect(readBuzzContext(promptParams(envelope), { agentPubkey: notAString })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_option', path: '/agentPubkey' },
     });
   });
 });
