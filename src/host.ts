@@ -19,7 +19,7 @@ export { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
 /** The parts of ACP `session/prompt` params this helper touches. */
 export interface PromptParamsLike {
   /** ACP `_meta`: `{ [key: string]: unknown } | null`, optional. */
-  readonly _meta?: { readonly [key: string]: unknown } | null;
+  readonly _meta?: Readonly<Record<string, unknown>> | null;
 }
 
 /**

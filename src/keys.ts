@@ -114,8 +114,10 @@ function threadRoot(ctx: BuzzContext): string | null {
  * ```
  */
 export function partitionId(ctx: BuzzContext, options: PartitionOptions): Partition {
-  if (options.unit === 'channel') return { id: channelKey(ctx, options), diagnostics: [] };
-  if (options.unit !== 'sender') {
+  // Widened to string: JavaScript callers can pass anything, and deserve a clear error.
+  const unit: string = options.unit;
+  if (unit === 'channel') return { id: channelKey(ctx, options), diagnostics: [] };
+  if (unit !== 'sender') {
     throw BuzzMetaError.of('invalid_option', '/unit', 'unit must be "channel" or "sender"');
   }
   const id = senderKey(ctx, options);

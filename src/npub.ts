@@ -13,7 +13,7 @@ const NPUB_LENGTH = 63;
 /** Longer input is refused before decoding (nip19 itself would read up to 5000 characters). */
 const MAX_INPUT_LENGTH = 128;
 /** Hex digits of either case, any length (length is checked separately, to say what is wrong). */
-const ANY_HEX = /^[0-9a-fA-F]+$/;
+const ANY_HEX = /^[0-9a-f]+$/i;
 
 /**
  * Encodes a 64-hex pubkey as an npub.

@@ -51,7 +51,8 @@ export async function createBuzzReader<const O extends BuzzReaderOptions = BuzzR
   if (!Number.isSafeInteger(cacheSize) || cacheSize < 0) {
     throw BuzzMetaError.of('invalid_option', '/cacheSize', 'cacheSize must be a non-negative integer');
   }
-  const backend = given.backend ?? 'auto';
+  // Widened to string: JavaScript callers can pass anything, and deserve a clear error.
+  const backend: string = given.backend ?? 'auto';
   if (backend !== 'auto' && backend !== 'wasm' && backend !== 'js') {
     throw BuzzMetaError.of('invalid_option', '/backend', 'backend must be "auto", "wasm" or "js"');
   }

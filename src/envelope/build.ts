@@ -137,7 +137,7 @@ export function attestBuzzEnvelope<T extends object>(
 ): Omit<T, 'attestation'> & { attestation: BuzzEnvelopeV1['attestation'] } {
   const digest = attestationDigest(envelope);
   const out = withoutKey(envelope, 'attestation');
-  out['attestation'] = {
+  out.attestation = {
     algorithm: ATTESTATION_ALGORITHM,
     signerPubkey: publicKeyHex(secretKey),
     payloadHash: bytesToHex(digest),

@@ -59,9 +59,8 @@ function write(value: unknown, depthLeft: number, path: (string | number)[]): st
   // Default sort compares UTF-16 code units, which is what RFC 8785 §3.2.3 asks for.
   const keys = Object.keys(record).sort();
   let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (i > 0) out += ',';
+  for (const key of keys) {
+    if (out.length > 1) out += ',';
     path.push(key);
     out += JSON.stringify(key) + ':' + write(record[key], depthLeft - 1, path);
     path.pop();

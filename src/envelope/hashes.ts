@@ -39,7 +39,7 @@ export function deliveryIdOf(envelope: DeliveryIdInput, maxDepth?: number): stri
     reply: envelope.reply,
     eventIds,
   };
-  if (envelope.job !== undefined) subject['jobEventId'] = envelope.job.eventId;
+  if (envelope.job !== undefined) subject.jobEventId = envelope.job.eventId;
   return sha256Hex(canonicalJson(subject, maxDepth));
 }
 

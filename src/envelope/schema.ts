@@ -63,10 +63,10 @@ export function buildEnvelopeSchema(limits: BuzzLimits) {
             .string()
             .max(JOB_TITLE_MAX_BYTES)
             .refine((title) => utf8Length(title) <= JOB_TITLE_MAX_BYTES, {
-              message: `a job title is at most ${String(JOB_TITLE_MAX_BYTES)} UTF-8 bytes`,
+              error: `a job title is at most ${String(JOB_TITLE_MAX_BYTES)} UTF-8 bytes`,
             })
             .refine((title) => !FORBIDDEN_TITLE_CHARS.test(title), {
-              message: 'a job title may not contain control, format or line/paragraph separator characters',
+              error: 'a job title may not contain control, format or line/paragraph separator characters',
             }),
           dueAt: unixSeconds.nullable(),
         })

@@ -51,15 +51,15 @@ export function envelopeToContext(envelope: EnvelopeV1, raw: unknown, verified: 
 function collectUnknownKeys(raw: unknown, out: string[]): void {
   const root = raw as Record<string, unknown>;
   reportUnknownKeys(root, ENVELOPE_KEYS.root, BUZZ_PATH, out);
-  const channel = root['channel'] as Record<string, unknown>;
+  const channel = root.channel as Record<string, unknown>;
   reportUnknownKeys(channel, ENVELOPE_KEYS.channel, [...BUZZ_PATH, 'channel'], out);
-  (channel['members'] as unknown[]).forEach((member, index) => {
+  (channel.members as unknown[]).forEach((member, index) => {
     reportUnknownKeys(member, ENVELOPE_KEYS.member, [...BUZZ_PATH, 'channel', 'members', index], out);
   });
-  reportUnknownKeys(root['reply'], ENVELOPE_KEYS.reply, [...BUZZ_PATH, 'reply'], out);
-  (root['events'] as unknown[]).forEach((event, index) => {
+  reportUnknownKeys(root.reply, ENVELOPE_KEYS.reply, [...BUZZ_PATH, 'reply'], out);
+  (root.events as unknown[]).forEach((event, index) => {
     reportUnknownKeys(event, ENVELOPE_KEYS.event, [...BUZZ_PATH, 'events', index], out);
   });
-  if (Object.hasOwn(root, 'job')) reportUnknownKeys(root['job'], ENVELOPE_KEYS.job, [...BUZZ_PATH, 'job'], out);
-  reportUnknownKeys(root['attestation'], ENVELOPE_KEYS.attestation, [...BUZZ_PATH, 'attestation'], out);
+  if (Object.hasOwn(root, 'job')) reportUnknownKeys(root.job, ENVELOPE_KEYS.job, [...BUZZ_PATH, 'job'], out);
+  reportUnknownKeys(root.attestation, ENVELOPE_KEYS.attestation, [...BUZZ_PATH, 'attestation'], out);
 }

@@ -115,14 +115,14 @@ export function checkEnvelope(
     const deliveryInput = {
       version: envelope.version,
       channel: received.channel,
-      reply: received['reply'],
+      reply: received.reply,
       events: envelope.events,
       job: envelope.job,
     };
     if (deliveryIdOf(deliveryInput, limits.maxDepth) !== envelope.deliveryId) {
       fail('delivery_id_mismatch', ['deliveryId'], 'deliveryId does not match channel, reply and event ids');
     }
-    const revision = membershipRevisionOf(envelope.channel.id, received.channel['members'], limits.maxDepth);
+    const revision = membershipRevisionOf(envelope.channel.id, received.channel.members, limits.maxDepth);
     if (revision !== envelope.channel.membershipRevision) {
       fail('membership_revision_mismatch', ['channel', 'membershipRevision'], 'membershipRevision does not match the member list');
     }
