@@ -23,6 +23,7 @@ import * as z from 'zod';
 import { readBuzzContext } from '../src/read.js';
 import { canonicalJson } from '../src/envelope/canonical-json.js';
 import { buildDraftSchema } from '../src/draft/schema.js';
+import { buildEnvelopeSchema } from '../src/envelope/schema.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { type BenchGroup, type BenchResult, quantile, runBench } from './harness.js';
 import { draftRequests, envelopeCases } from './fixtures.js';
@@ -59,6 +60,8 @@ const draftTexts = drafts.map((d) => d.text);
 const draftParams = draftTexts.map((text) => (JSON.parse(text) as { params: unknown }).params);
 const draftBuzz = draftParams.map((p) => (p as { _meta: { buzz: unknown } })._meta.buzz);
 const plainDraftSchema = buildDraftSchema(DEFAULT_LIMITS);
+const plainEnvelopeSchema = buildEnvelopeSchema(DEFAULT_LIMITS);
+const compiledEnvelopeSchema = z.compile(buildEnvelopeSchema(DEFAULT_LIMITS));
 const compiledDraftSchema = z.compile(buildDraftSchema(DEFAULT_LIMITS));
 
 const one = envelopeCases(32, 1, 'one');
@@ -94,7 +97,12 @@ for (const c of [...one, ...four]) {
     if (!schnorr.verify(v.sig, v.msg, v.pub)) throw new Error('bare verification fixture does not verify');
   }
 }
-if (!plainDraftSchema.safeParse(draftBuzz[0]).success || !compiledDraftSchema.safeParse(draftBuzz[0]).success) {
+if (
+  !plainDraftSchema.safeParse(draftBuzz[0]).success ||
+  !compiledDraftSchema.safeParse(draftBuzz[0]).success ||
+  !plainEnvelopeSchema.safeParse(oneBuzz[0]).success ||
+  !compiledEnvelopeSchema.safeParse(oneBuzz[0]).success
+) {
   throw new Error('draft schema fixture does not parse');
 }
 
@@ -124,13 +132,13 @@ const groups: BenchGroup[] = [
       },
       {
         id: 'b-zod',
-        label: '    draft schema, zod safeParse (plain)',
+        label: '· draft schema, zod safeParse (plain)',
         baseline: 'a',
         run: (i) => plainDraftSchema.safeParse(at(draftBuzz, i)),
       },
       {
         id: 'b-jit',
-        label: '    draft schema, z.compile(…).safeParse',
+        label: '· draft schema, z.compile(…).safeParse',
         baseline: 'a',
         run: (i) => compiledDraftSchema.safeParse(at(draftBuzz, i)),
       },
@@ -143,12 +151,12 @@ const groups: BenchGroup[] = [
     cases: [
       {
         id: 'a-cold',
-        label: '    cold: JSON.parse(request text), single op after a cache sweep',
+        label: '· cold: JSON.parse(request text), single op after a cache sweep',
         run: (i): unknown => JSON.parse(at(draftTexts, i)),
       },
       {
         id: 'b-cold',
-        label: '    cold: readBuzzContext(params), asserted 4-event draft, same',
+        label: '· cold: readBuzzContext(params), asserted 4-event draft, same',
         baseline: 'a-cold',
         run: (i) => readBuzzContext(at(draftParams, i)),
       },
@@ -167,21 +175,38 @@ const groups: BenchGroup[] = [
       },
       {
         id: 'd-json',
-        label: '    JSON.parse(params text) + verified read, 1 event',
+        label: '· JSON.parse(params text) + verified read, 1 event',
         baseline: 'c',
         run: (i) => readBuzzContext(JSON.parse(at(one, i).paramsText), at(oneOptions, i)),
       },
       {
         id: 'd-asserted',
-        label: '    readBuzzContext(params): 1-event envelope, no key (asserted)',
+        label: '· readBuzzContext(params): 1-event envelope, no key (asserted)',
         baseline: 'c',
         run: (i) => readBuzzContext(at(oneParams, i)),
       },
       {
         id: 'd-canon',
-        label: '    canonicalJson(1-event envelope)',
+        label: '· canonicalJson(1-event envelope)',
         baseline: 'c',
         run: (i) => canonicalJson(at(oneBuzz, i)),
+      },
+    ],
+  },
+  {
+    title: 'envelope schema',
+    budgetMs: 3000,
+    cases: [
+      {
+        id: 'g',
+        label: '· envelope schema (1 event), zod safeParse (plain; verify.ts uses it)',
+        run: (i) => plainEnvelopeSchema.safeParse(at(oneBuzz, i)),
+      },
+      {
+        id: 'g-jit',
+        label: '· envelope schema (1 event), z.compile(…).safeParse',
+        baseline: 'g',
+        run: (i) => compiledEnvelopeSchema.safeParse(at(oneBuzz, i)),
       },
     ],
   },
@@ -189,10 +214,10 @@ const groups: BenchGroup[] = [
     title: 'envelope, 4 events',
     budgetMs: 8000,
     cases: [
-      { id: 'e', label: '    schnorr.verify ×5, bare (@noble/curves)', run: (i) => bareVerify(at(four, i)) },
+      { id: 'e', label: '· schnorr.verify ×5, bare (@noble/curves)', run: (i) => bareVerify(at(four, i)) },
       {
         id: 'f',
-        label: '    readBuzzContext(params, { agentPubkey }): verified 4-event envelope',
+        label: '· readBuzzContext(params, { agentPubkey }): verified 4-event envelope',
         baseline: 'e',
         run: (i) => readBuzzContext(at(fourParams, i), at(fourOptions, i)),
       },
