@@ -66,8 +66,12 @@ export function parseWith<T>(
 
 /** A size bound (array items, string length) was exceeded — not a wrong value or an exact-length shape. */
 function isSizeLimit(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === 'custom') return issue.params?.[SIZE_LIMIT] === true;
   return issue.code === 'too_big' && (issue.origin === 'array' || issue.origin === 'string') && issue.exact !== true;
 }
+
+/** Marks a custom (refine) check as a size bound, e.g. `{ params: { [SIZE_LIMIT]: true } }`. */
+export const SIZE_LIMIT = 'buzzSizeLimit';
 
 /** Refuses an over-long array before a schema walks it: linear work on hostile input stays small. */
 export function checkArrayLength(

@@ -18,8 +18,9 @@ const DEFAULT_MAX_DEPTH = 64;
  * ```ts
  * canonicalJson({ b: [1, 'é'], a: null }) // '{"a":null,"b":[1,"é"]}'
  * ```
- * @throws BuzzMetaError `canonical_json` for a non-integer or unsafe number, a value JSON cannot
- *   carry (undefined, function, bigint, symbol), or nesting deeper than `maxDepth` (cycles included).
+ * @throws BuzzMetaError `canonical_json` for a non-integer or unsafe number or a value JSON cannot
+ *   carry (undefined, function, bigint, symbol); `limit_exceeded` for nesting deeper than `maxDepth`
+ *   (cycles included).
  */
 export function canonicalJson(value: unknown, maxDepth: number = DEFAULT_MAX_DEPTH): string {
   const path: (string | number)[] = [];
@@ -44,7 +45,9 @@ function write(value: unknown, depthLeft: number, path: (string | number)[]): st
       throw fail(path, `a ${typeof value} cannot be represented in JSON`);
   }
   if (value === null) return 'null';
-  if (depthLeft <= 0) throw fail(path, 'value is nested too deeply');
+  if (depthLeft <= 0) {
+    throw BuzzMetaError.of('limit_exceeded', pointer(path), 'value is nested more deeply than maxDepth allows');
+  }
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type BuzzLimits, limitsKey } from '../limits.js';
-import { hex128, hex64, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
+import { SIZE_LIMIT, hex128, hex64, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
 
 /** The domain-separation prefix of the attestation digest (a 0x00 byte follows it). */
 export const ENVELOPE_DOMAIN = 'buzz-acp-envelope-v1';
@@ -64,6 +64,7 @@ export function buildEnvelopeSchema(limits: BuzzLimits) {
             .max(JOB_TITLE_MAX_BYTES)
             .refine((title) => utf8Length(title) <= JOB_TITLE_MAX_BYTES, {
               error: `a job title is at most ${String(JOB_TITLE_MAX_BYTES)} UTF-8 bytes`,
+              params: { [SIZE_LIMIT]: true },
             })
             .refine((title) => !FORBIDDEN_TITLE_CHARS.test(title), {
               error: 'a job title may not contain control, format or line/paragraph separator characters',

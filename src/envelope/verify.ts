@@ -128,7 +128,8 @@ export function checkEnvelope(
     }
   } catch (error) {
     if (!(error instanceof BuzzMetaError)) throw error;
-    fail(error.code, [], error.message);
+    // The first canonicalization is of the envelope itself, so its path is relative to _meta.buzz.
+    failures.push({ code: error.code, path: pointer(BUZZ_PATH) + error.path, message: error.message });
   }
 
   envelope.events.forEach((event, index) => {

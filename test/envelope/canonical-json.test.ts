@@ -141,15 +141,15 @@ describe('canonicalJson exact values', () => {
   test('bounds nesting: maxDepth containers pass, one more is refused', () => {
     const nest = (depth: number): unknown => (depth === 0 ? 1 : [nest(depth - 1)]);
     expect(canonicalJson(nest(64))).toBe('['.repeat(64) + '1' + ']'.repeat(64));
-    expect(codeAndPath(() => canonicalJson(nest(65)))).toEqual({ code: 'canonical_json', path: '/0'.repeat(64) });
+    expect(codeAndPath(() => canonicalJson(nest(65)))).toEqual({ code: 'limit_exceeded', path: '/0'.repeat(64) });
     expect(canonicalJson({ a: [1] }, 2)).toBe('{"a":[1]}');
-    expect(codeAndPath(() => canonicalJson({ a: [[1]] }, 2))).toEqual({ code: 'canonical_json', path: '/a/0' });
+    expect(codeAndPath(() => canonicalJson({ a: [[1]] }, 2))).toEqual({ code: 'limit_exceeded', path: '/a/0' });
   });
 
   test('refuses a cycle instead of recursing forever', () => {
     const cycle: unknown[] = [];
     cycle.push(cycle);
-    expect(codeAndPath(() => canonicalJson(cycle)).code).toBe('canonical_json');
+    expect(codeAndPath(() => canonicalJson(cycle)).code).toBe('limit_exceeded');
   });
 
   test('keeps an own "__proto__" key as data, sorted like any other key', () => {

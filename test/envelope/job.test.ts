@@ -132,7 +132,7 @@ describe('job summary shape', () => {
     { name: 'a newline (Cc) in the title', field: 'title', value: 'a\nb', code: 'invalid_envelope' },
     { name: 'a line separator (Zl) in the title', field: 'title', value: 'a\u2028b', code: 'invalid_envelope' },
     { name: 'a 513-character title', field: 'title', value: 't'.repeat(513), code: 'limit_exceeded' },
-    { name: '171 euro signs (513 UTF-8 bytes)', field: 'title', value: '€'.repeat(171), code: 'invalid_envelope' },
+    { name: '171 euro signs (513 UTF-8 bytes)', field: 'title', value: '€'.repeat(171), code: 'limit_exceeded' },
     { name: 'an unknown action', field: 'action', value: 'delete', code: 'invalid_envelope' },
     { name: 'a negative dueAt', field: 'dueAt', value: -1, code: 'invalid_envelope' },
   ])('$name is $code at /job/$field, even when the host signed it', ({ field, value, code }) => {

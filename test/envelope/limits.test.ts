@@ -123,14 +123,14 @@ describe('members and nesting', () => {
     expect(verdict(signedWith(members(1001)))).toEqual(['limit_exceeded', '/_meta/buzz/channel/members']);
   });
 
-  test('an unknown key nested past maxDepth (32) is refused by the canonicalizer', () => {
+  test('an unknown key nested past maxDepth (32) is limit_exceeded at its own path', () => {
     const nest = (depth: number): unknown => (depth === 0 ? 1 : [nest(depth - 1)]);
     // Depth counts containers from the envelope object: it is one, `future` adds the rest.
     const future = (depth: number) => (envelope: JsonObject) => {
       envelope.future = nest(depth);
     };
     expect(verdict(signedWith(future(31)))).toEqual(['ok', 'verified']);
-    expect(verdict(signedWith(future(32)))).toEqual(['canonical_json', '/_meta/buzz']);
+    expect(verdict(signedWith(future(32)))).toEqual(['limit_exceeded', '/_meta/buzz/future' + '/0'.repeat(31)]);
     expect(verdict(signedWith(future(32)), { maxDepth: 33 })).toEqual(['ok', 'verified']);
   });
 });
