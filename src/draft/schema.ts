@@ -36,36 +36,38 @@ export const DRAFT_KEYS = {
 
 type DraftSchema = ReturnType<typeof buildDraftSchema>;
 
-interface Built {
-  readonly schema: DraftSchema;
-  parser: DraftSchema | undefined;
-}
-
-const cache = new Map<string, Built>();
-let defaults: Built | undefined;
-
-function built(limits: BuzzLimits): Built {
-  // `resolveLimits` hands back DEFAULT_LIMITS itself when nothing is overridden: no key to build.
-  if (limits === DEFAULT_LIMITS) return (defaults ??= { schema: buildDraftSchema(limits), parser: undefined });
-  const key = limitsKey(limits);
-  let entry = cache.get(key);
-  if (entry === undefined) {
-    entry = { schema: buildDraftSchema(limits), parser: undefined };
-    if (cache.size < 16) cache.set(key, entry);
-  }
-  return entry;
-}
+const cache = new Map<string, DraftSchema>();
 
 /** The draft schema for these limits, built once per distinct set of limits. */
 export function draftSchema(limits: BuzzLimits = DEFAULT_LIMITS): DraftSchema {
-  return built(limits).schema;
+  const key = limitsKey(limits);
+  let schema = cache.get(key);
+  if (schema === undefined) {
+    schema = buildDraftSchema(limits);
+    if (cache.size < 16) cache.set(key, schema);
+  }
+  return schema;
 }
+
+const parsers = new WeakMap<DraftSchema, DraftSchema>();
+/**
+ * The last limits object read with, and its parser, so repeated reads skip building the key. Sound
+ * because the reader only passes `resolveLimits` output, which is frozen (DEFAULT_LIMITS included).
+ */
+let last: { readonly limits: BuzzLimits; readonly parser: DraftSchema } | undefined;
 
 /**
  * The draft schema for reading: {@link draftSchema} compiled with `z.compile`, with the same
  * verdicts, issues and output (see `compiledForReading`).
  */
 export function draftParser(limits: BuzzLimits = DEFAULT_LIMITS): DraftSchema {
-  const entry = built(limits);
-  return (entry.parser ??= compiledForReading(entry.schema));
+  if (last?.limits === limits) return last.parser;
+  const schema = draftSchema(limits);
+  let parser = parsers.get(schema);
+  if (parser === undefined) {
+    parser = compiledForReading(schema);
+    parsers.set(schema, parser);
+  }
+  last = { limits, parser };
+  return parser;
 }
