@@ -199,12 +199,12 @@ const groups: BenchGroup[] = [
     cases: [
       {
         id: 'g',
-        label: '· envelope schema (1 event), zod safeParse (plain; verify.ts uses it)',
+        label: '· envelope schema (1 event), zod safeParse (plain, schema of record)',
         run: (i) => plainEnvelopeSchema.safeParse(at(oneBuzz, i)),
       },
       {
         id: 'g-jit',
-        label: '· envelope schema (1 event), z.compile(…).safeParse',
+        label: '· envelope schema (1 event), z.compile(…).safeParse (verify.ts uses it)',
         baseline: 'g',
         run: (i) => compiledEnvelopeSchema.safeParse(at(oneBuzz, i)),
       },

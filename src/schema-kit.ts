@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer } from './errors.js';
 import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN } from './hex.js';
+import { type BuzzLimits, limitsKey } from './limits.js';
 
 /** 64 lowercase hex digits. */
 export const hex64 = z.string().length(64).regex(HEX64_PATTERN);
@@ -34,6 +35,43 @@ export function compiledForReading<T extends z.ZodType>(schema: T): T {
   } catch {
     return schema;
   }
+}
+
+/** A schema built per set of limits: the plain one (of record) and its compiled twin for reading. */
+export interface LimitedSchemas<T extends z.ZodType> {
+  /** The plain schema for these limits, built once per distinct set of limits. */
+  schema(limits: BuzzLimits): T;
+  /** The same schema for the hot read path (see {@link compiledForReading}). */
+  parser(limits: BuzzLimits): T;
+}
+
+/**
+ * Caches `build(limits)` per distinct set of limits (at most 16 sets), and its compiled twin.
+ * The last limits object is remembered by identity so repeated reads skip building the key; sound
+ * because readers pass only `resolveLimits` output, which is frozen.
+ */
+export function limitedSchemas<T extends z.ZodType>(build: (limits: BuzzLimits) => T): LimitedSchemas<T> {
+  const byKey = new Map<string, { readonly schema: T; parser: T | undefined }>();
+  let last: { readonly limits: BuzzLimits; readonly parser: T } | undefined;
+  const entry = (limits: BuzzLimits): { readonly schema: T; parser: T | undefined } => {
+    const key = limitsKey(limits);
+    let found = byKey.get(key);
+    if (found === undefined) {
+      found = { schema: build(limits), parser: undefined };
+      if (byKey.size < 16) byKey.set(key, found);
+    }
+    return found;
+  };
+  return {
+    schema: (limits) => entry(limits).schema,
+    parser: (limits) => {
+      if (last?.limits === limits) return last.parser;
+      const found = entry(limits);
+      found.parser ??= compiledForReading(found.schema);
+      last = { limits, parser: found.parser };
+      return found.parser;
+    },
+  };
 }
 
 /** The path prefix every issue under `_meta.buzz` carries. */

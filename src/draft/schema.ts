@@ -3,8 +3,8 @@
  * not what anyone proved. Unknown keys are tolerated (forward compatibility) and never copied.
  */
 import * as z from 'zod';
-import { DEFAULT_LIMITS, type BuzzLimits, limitsKey } from '../limits.js';
-import { compiledForReading, hex64, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
+import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
+import { hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
 
 /** Builds the draft schema for the given limits. */
 export function buildDraftSchema(limits: BuzzLimits) {
@@ -34,40 +34,14 @@ export const DRAFT_KEYS = {
   event: new Set(['id', 'sender', 'kind', 'createdAt']),
 } as const;
 
-type DraftSchema = ReturnType<typeof buildDraftSchema>;
+const schemas = limitedSchemas(buildDraftSchema);
 
-const cache = new Map<string, DraftSchema>();
-
-/** The draft schema for these limits, built once per distinct set of limits. */
-export function draftSchema(limits: BuzzLimits = DEFAULT_LIMITS): DraftSchema {
-  const key = limitsKey(limits);
-  let schema = cache.get(key);
-  if (schema === undefined) {
-    schema = buildDraftSchema(limits);
-    if (cache.size < 16) cache.set(key, schema);
-  }
-  return schema;
+/** The draft schema for these limits (the schema of record), built once per distinct set of limits. */
+export function draftSchema(limits: BuzzLimits = DEFAULT_LIMITS): ReturnType<typeof buildDraftSchema> {
+  return schemas.schema(limits);
 }
 
-const parsers = new WeakMap<DraftSchema, DraftSchema>();
-/**
- * The last limits object read with, and its parser, so repeated reads skip building the key. Sound
- * because the reader only passes `resolveLimits` output, which is frozen (DEFAULT_LIMITS included).
- */
-let last: { readonly limits: BuzzLimits; readonly parser: DraftSchema } | undefined;
-
-/**
- * The draft schema for reading: {@link draftSchema} compiled with `z.compile`, with the same
- * verdicts, issues and output (see `compiledForReading`).
- */
-export function draftParser(limits: BuzzLimits = DEFAULT_LIMITS): DraftSchema {
-  if (last?.limits === limits) return last.parser;
-  const schema = draftSchema(limits);
-  let parser = parsers.get(schema);
-  if (parser === undefined) {
-    parser = compiledForReading(schema);
-    parsers.set(schema, parser);
-  }
-  last = { limits, parser };
-  return parser;
+/** The draft schema for reading: compiled with `z.compile` where available, same verdicts and issues. */
+export function draftParser(limits: BuzzLimits = DEFAULT_LIMITS): ReturnType<typeof buildDraftSchema> {
+  return schemas.parser(limits);
 }

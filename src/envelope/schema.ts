@@ -4,8 +4,8 @@
  * the schema (the host may be newer) and stay in the object that gets canonicalized and hashed.
  */
 import * as z from 'zod';
-import { DEFAULT_LIMITS, type BuzzLimits, limitsKey } from '../limits.js';
-import { SIZE_LIMIT, hex128, hex64, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
+import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
+import { SIZE_LIMIT, hex128, hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
 
 /** The domain-separation prefix of the attestation digest (a 0x00 byte follows it). */
 export const ENVELOPE_DOMAIN = 'buzz-acp-envelope-v1';
@@ -102,15 +102,14 @@ export const ENVELOPE_KEYS = {
   attestation: new Set(['algorithm', 'signerPubkey', 'payloadHash', 'signature']),
 } as const;
 
-const cache = new Map<string, ReturnType<typeof buildEnvelopeSchema>>();
+const schemas = limitedSchemas(buildEnvelopeSchema);
 
-/** The envelope schema for these limits, built once per distinct set of limits. */
+/** The envelope schema for these limits (the schema of record), built once per distinct set of limits. */
 export function envelopeSchema(limits: BuzzLimits = DEFAULT_LIMITS): ReturnType<typeof buildEnvelopeSchema> {
-  const key = limitsKey(limits);
-  let schema = cache.get(key);
-  if (schema === undefined) {
-    schema = buildEnvelopeSchema(limits);
-    if (cache.size < 16) cache.set(key, schema);
-  }
-  return schema;
+  return schemas.schema(limits);
+}
+
+/** The envelope schema for reading: compiled with `z.compile` where available, same verdicts and issues. */
+export function envelopeParser(limits: BuzzLimits = DEFAULT_LIMITS): ReturnType<typeof buildEnvelopeSchema> {
+  return schemas.parser(limits);
 }

@@ -11,7 +11,7 @@ import { BUZZ_PATH, checkArrayLength, parseWith } from '../schema-kit.js';
 import { bytesToHex, nostrEventId } from './crypto.js';
 import { jsVerifier, type SignatureVerifier } from './signatures.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf } from './hashes.js';
-import { type EnvelopeV1, envelopeSchema } from './schema.js';
+import { type EnvelopeV1, envelopeParser } from './schema.js';
 
 /** Options of {@link verifyBuzzEnvelope}. */
 export interface VerifyEnvelopeOptions {
@@ -88,7 +88,7 @@ export function checkEnvelope(
       [...BUZZ_PATH, 'channel'],
     );
   if (tooLong !== undefined) return { ok: false, error: tooLong };
-  const parsed = parseWith(envelopeSchema(limits), raw, 'invalid_envelope');
+  const parsed = parseWith(envelopeParser(limits), raw, 'invalid_envelope');
   if (!parsed.ok) return parsed;
   const envelope = parsed.value;
   const received = raw as Record<string, unknown> & { channel: Record<string, unknown> };
