@@ -9,26 +9,11 @@ import { BuzzMetaError } from '../errors.js';
 import { markedAnchors } from '../nip10.js';
 import { publicKeyHex, schnorrSignHex, bytesToHex } from './crypto.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf, withoutKey } from './hashes.js';
+import { copyEvent, type NostrEvent } from './nostr-event.js';
 import { ATTESTATION_ALGORITHM } from './schema.js';
 import { checkEnvelope } from './verify.js';
 
-/** A complete signed NIP-01 event. */
-export interface NostrEvent {
-  /** Event id, 64 hex. */
-  readonly id: string;
-  /** Author pubkey, 64 hex. */
-  readonly pubkey: string;
-  /** Unix seconds. */
-  readonly created_at: number;
-  /** Event kind. */
-  readonly kind: number;
-  /** Tags. */
-  readonly tags: readonly (readonly string[])[];
-  /** Content. */
-  readonly content: string;
-  /** BIP-340 signature, 128 hex. */
-  readonly sig: string;
-}
+export type { NostrEvent } from './nostr-event.js';
 
 /** A v1 envelope as a host sends it under `_meta.buzz`. */
 export interface BuzzEnvelopeV1 {
@@ -190,18 +175,6 @@ export function signEvent(template: EventTemplate, secretKey: Uint8Array): Nostr
     secretKey,
   );
   return copyEvent(signed);
-}
-
-function copyEvent(event: NostrEvent): NostrEvent {
-  return {
-    id: event.id,
-    pubkey: event.pubkey,
-    created_at: event.created_at,
-    kind: event.kind,
-    tags: event.tags.map((tag) => tag.slice()),
-    content: event.content,
-    sig: event.sig,
-  };
 }
 
 function copyJob(job: BuzzJob): BuzzJob {

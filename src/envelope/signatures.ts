@@ -7,6 +7,7 @@
  * a cache hit is the same mathematical fact as the check it replaces.
  */
 import { hexToBytes, schnorrVerifyHex } from './crypto.js';
+import { copyEvent } from './nostr-event.js';
 import type { NostrEventFields } from './crypto.js';
 
 /** A signed Nostr event as the verifier sees it (already schema-checked). */
@@ -37,7 +38,7 @@ export const jsVerifier: SignatureVerifier = {
 /** The one nostr-wasm call used here (its `Nostr` interface, abridged). */
 interface NostrWasm {
   /** Throws unless the event's id and signature are valid. */
-  verifyEvent(event: SignedEventFields & { tags: string[][] }): void;
+  verifyEvent(event: SignedEventFields): void;
 }
 const NOSTR_WASM = 'nostr-wasm';
 
@@ -56,15 +57,7 @@ export async function loadWasmVerifier(): Promise<SignatureVerifier> {
       jsVerifier.verifyDigest(signatureHex, digest, digestHex, pubkeyHex),
     verifyEvent: (event) => {
       // nostr-wasm recomputes the id itself; give it a fresh plain object it may not keep.
-      const copy = {
-        id: event.id,
-        pubkey: event.pubkey,
-        created_at: event.created_at,
-        kind: event.kind,
-        tags: event.tags.map((tag) => tag.slice()),
-        content: event.content,
-        sig: event.sig,
-      };
+      const copy = copyEvent(event);
       try {
         wasm.verifyEvent(copy);
         return true;
