@@ -8,6 +8,6 @@ const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.met
 export default {
   ...base,
   mutate: ['src/envelope/canonical-json.ts', 'src/envelope/verify.ts'],
-  reporters: ['clear-text', 'json'],
+  reporters: ['clear-text', 'progress-append-only', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
 };

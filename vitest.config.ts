@@ -3,12 +3,31 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /** Coverage floor for the modules that decide trust: envelope parsing/verification, drafts, keys. */
 const critical = { lines: 95, branches: 90 } as const;
 
+/**
+ * StrykerJS (`npm run mutation`) runs the suite once per mutant, in its own worker processes. There
+ * the fuzz budget is smaller (each property still runs 100 cases), the fast-check seed is fixed
+ * (`@fast-check/vitest` puts the seed into test names, and Stryker re-selects tests by name), and
+ * test files share one module graph instead of re-importing zod and nostr-tools for every file.
+ */
+const underStryker = process.env.STRYKER_MUTATOR_WORKER !== undefined;
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, 'bench/**', 'dist/**', '.stryker-tmp/**'],
-    // FAST_CHECK_SEED (mutation runs) and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op otherwise.
+    exclude: [
+      ...configDefaults.exclude,
+      'bench/**',
+      'dist/**',
+      '.stryker-tmp/**',
+      // The examples run as child processes, where Stryker's active mutant does not reach.
+      ...(underStryker ? ['test/examples/**'] : []),
+    ],
+    // FAST_CHECK_SEED and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op when neither is set.
     setupFiles: ['test/support/fast-check.setup.ts'],
+    env: underStryker
+      ? { FAST_CHECK_RUNS: process.env.FAST_CHECK_RUNS ?? '100', FAST_CHECK_SEED: process.env.FAST_CHECK_SEED ?? '1' }
+      : {},
+    isolate: !underStryker,
     // Type-level tests (`*.test-d.ts`, `expectTypeOf`) run with `--typecheck` (`npm test`).
     typecheck: {
       include: ['test/**/*.test-d.ts'],

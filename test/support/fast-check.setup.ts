@@ -1,9 +1,10 @@
 /**
  * Vitest setup file (see `vitest.config.ts`) for fast-check runs driven by environment variables:
  *
- * - `FAST_CHECK_SEED`: a fixed global seed; StrykerJS runs (`npm run mutation`) get seed 1. They need
- *   one because `@fast-check/vitest` puts the seed into each test's name, and Stryker re-selects tests by
- *   name for every mutant: a random seed would rename the tests and silently run none of them.
+ * - `FAST_CHECK_SEED`: a fixed global seed. vitest.config.ts sets it (to 1) for StrykerJS runs, because
+ *   `@fast-check/vitest` puts the seed into each test's name and Stryker re-selects tests by name for
+ *   every mutant: a random seed would rename the tests and silently run none of them. Also handy to
+ *   replay a failure: `FAST_CHECK_SEED=<seed from the report> npm test`.
  * - `FUZZ_COUNT_FILE`: `npm run fuzz` (scripts/fuzz.mjs) sets it to count how many properties
  *   ran in each test file and how many cases they executed; one JSON line per file is appended,
  *   so the fuzz total in docs/testing.md is measured, not multiplied out. Counting is a global
