@@ -226,8 +226,5 @@ for (const limits of [DEFAULT_LIMITS, small]) {
   // The envelope reader (verify.ts) still parses with the plain schema; this checks that switching
   // it to the compiled one would change nothing either.
   const tag = limits === DEFAULT_LIMITS ? 'default limits' : 'small limits';
-  check(`envelope (${tag})`, buildEnvelopeSchema(limits), envelopeParser(limits), [
-    ...envelopes,
-    ...withJob,
-  ]);
+  check(`envelope (${tag})`, buildEnvelopeSchema(limits), envelopeParser(limits), [...envelopes, ...withJob]);
 }

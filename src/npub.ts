@@ -50,11 +50,7 @@ export function toHexPubkey(npubOrHex: string): string {
   // Hex digits never include "n", "p" or "u", so an npub cannot be mistaken for hex.
   if (npubOrHex.length <= MAX_INPUT_LENGTH && ANY_HEX.test(npubOrHex)) {
     if (npubOrHex.length !== 64) {
-      throw BuzzMetaError.of(
-        'invalid_pubkey',
-        '',
-        `a hex pubkey is 64 hex digits; got ${String(npubOrHex.length)}`,
-      );
+      throw BuzzMetaError.of('invalid_pubkey', '', `a hex pubkey is 64 hex digits; got ${String(npubOrHex.length)}`);
     }
     return npubOrHex.toLowerCase();
   }
@@ -83,7 +79,11 @@ export function isNpub(text: unknown): text is `npub1${string}` {
 
 function decodeNpub(text: string): string {
   if (text.length > MAX_INPUT_LENGTH) {
-    throw BuzzMetaError.of('invalid_npub', '', `an npub is ${String(NPUB_LENGTH)} characters; this input is far longer`);
+    throw BuzzMetaError.of(
+      'invalid_npub',
+      '',
+      `an npub is ${String(NPUB_LENGTH)} characters; this input is far longer`,
+    );
   }
   let decoded: ReturnType<typeof decode>;
   try {

@@ -6,13 +6,7 @@
  * scraped: falling back on a broken `_meta.buzz` would let anyone who can break the metadata
  * downgrade the agent to forgeable text.
  */
-import type {
-  BuzzContext,
-  BuzzDraftContext,
-  BuzzEnvelopeContext,
-  BuzzVerifiedContext,
-  Trust,
-} from './context.js';
+import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext, Trust } from './context.js';
 import { BuzzMetaError } from './errors.js';
 import { readDraft } from './draft/read-draft.js';
 import { envelopeToContext } from './envelope/to-context.js';
@@ -44,8 +38,7 @@ export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
 
 /** The never-throwing result of {@link readBuzzContext}. */
 export type BuzzReadResult<C extends BuzzContext = BuzzContext> =
-  | { readonly ok: true; readonly context: C }
-  | { readonly ok: false; readonly error: BuzzMetaError };
+  { readonly ok: true; readonly context: C } | { readonly ok: false; readonly error: BuzzMetaError };
 
 const TRUST_RANK: Readonly<Record<Trust, number>> = { scraped: 0, asserted: 1, verified: 2 };
 
@@ -148,7 +141,11 @@ function readStructured(
   if (Object.hasOwn(buzz, 'version')) {
     const version: unknown = (buzz as { version: unknown }).version;
     if (version !== 1) {
-      throw BuzzMetaError.of('unsupported_version', '/_meta/buzz/version', 'only version 1 of _meta.buzz is understood');
+      throw BuzzMetaError.of(
+        'unsupported_version',
+        '/_meta/buzz/version',
+        'only version 1 of _meta.buzz is understood',
+      );
     }
     const checked = checkEnvelope(buzz, agentPubkey, limits, verifier);
     if (!checked.ok) throw checked.error;

@@ -24,7 +24,12 @@ function draft(senders: string[]): BuzzContext {
       buzz: {
         channelId: CHANNEL,
         channelType: 'channel',
-        events: senders.map((sender, i) => ({ id: String(i + 1).repeat(64), sender, kind: 9, createdAt: 1_785_840_000 + i })),
+        events: senders.map((sender, i) => ({
+          id: String(i + 1).repeat(64),
+          sender,
+          kind: 9,
+          createdAt: 1_785_840_000 + i,
+        })),
       },
     },
   });
@@ -96,13 +101,28 @@ describe('threadKey', () => {
   function envelopeWithLastTags(tags: string[][]): BuzzContext {
     const agent = generateSecretKey();
     const owner = generateSecretKey();
-    const event = signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL], ...tags], content: 'hi' }, owner);
-    const buzz = buildBuzzEnvelope({ agentSecretKey: agent, channelId: CHANNEL, ownerPubkey: getPublicKey(owner), events: [event] });
+    const event = signEvent(
+      { kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL], ...tags], content: 'hi' },
+      owner,
+    );
+    const buzz = buildBuzzEnvelope({
+      agentSecretKey: agent,
+      channelId: CHANNEL,
+      ownerPubkey: getPublicKey(owner),
+      events: [event],
+    });
     return parseBuzzContext({ _meta: { buzz } });
   }
 
   test('follows reply.rootEventId of an envelope', () => {
-    expect(threadKey(envelopeWithLastTags([['e', E1, '', 'root'], ['e', E2, '', 'reply']]))).toBe(`buzz:thread:${E1}`);
+    expect(
+      threadKey(
+        envelopeWithLastTags([
+          ['e', E1, '', 'root'],
+          ['e', E2, '', 'reply'],
+        ]),
+      ),
+    ).toBe(`buzz:thread:${E1}`);
     expect(threadKey(envelopeWithLastTags([['e', E2, '', 'reply']]), { prefix: 'm' })).toBe(`m:thread:${E2}`);
   });
   test('a top-level message starts its own thread', () => {
@@ -123,8 +143,28 @@ describe('threadKey', () => {
     };
   }
   test('walks the last event’s NIP-10 tags when there is no reply object', () => {
-    expect(threadKey(scrapedWithTags([['e', E2, '', 'reply'], ['e', E1, '', 'root']], E3))).toBe(`buzz:thread:${E1}`);
-    expect(threadKey(scrapedWithTags([['e', E2, '', 'reply'], ['p', A]], E3))).toBe(`buzz:thread:${E2}`);
+    expect(
+      threadKey(
+        scrapedWithTags(
+          [
+            ['e', E2, '', 'reply'],
+            ['e', E1, '', 'root'],
+          ],
+          E3,
+        ),
+      ),
+    ).toBe(`buzz:thread:${E1}`);
+    expect(
+      threadKey(
+        scrapedWithTags(
+          [
+            ['e', E2, '', 'reply'],
+            ['p', A],
+          ],
+          E3,
+        ),
+      ),
+    ).toBe(`buzz:thread:${E2}`);
     expect(threadKey(scrapedWithTags([['e'], ['h', CHANNEL]], E3))).toBe(`buzz:thread:${E3}`);
     expect(threadKey(scrapedWithTags([], null))).toBeNull();
     expect(threadKey(scrapedWithTags(undefined, E3))).toBeNull();

@@ -10,7 +10,12 @@ const agentPubkey = getPublicKey(agent);
 
 function envelope(content: string) {
   const event = signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL]], content }, owner);
-  return buildBuzzEnvelope({ agentSecretKey: agent, channelId: CHANNEL, ownerPubkey: getPublicKey(owner), events: [event] });
+  return buildBuzzEnvelope({
+    agentSecretKey: agent,
+    channelId: CHANNEL,
+    ownerPubkey: getPublicKey(owner),
+    events: [event],
+  });
 }
 const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
@@ -24,19 +29,25 @@ async function rejection(promise: Promise<unknown>): Promise<BuzzMetaError> {
 }
 
 describe('createBuzzReader', () => {
-  test.each(['js', 'wasm', 'auto'] as const)('backend %s verifies a genuine envelope and refuses a broken event signature', async (backend) => {
-    const reader = await createBuzzReader({ agentPubkey: toNpub(agentPubkey), minTrust: 'verified', backend });
-    expect(reader.backend).toBe(backend === 'js' ? 'js' : 'wasm');
-    const good = envelope('hello');
-    expect(reader.parse(wire({ _meta: { buzz: good } })).trust).toBe('verified');
+  test.each(['js', 'wasm', 'auto'] as const)(
+    'backend %s verifies a genuine envelope and refuses a broken event signature',
+    async (backend) => {
+      const reader = await createBuzzReader({ agentPubkey: toNpub(agentPubkey), minTrust: 'verified', backend });
+      expect(reader.backend).toBe(backend === 'js' ? 'js' : 'wasm');
+      const good = envelope('hello');
+      expect(reader.parse(wire({ _meta: { buzz: good } })).trust).toBe('verified');
 
-    const brokenEvent = wire(good) as { events: { sig: string }[] };
-    const sig = brokenEvent.events[0]?.sig ?? '';
-    (brokenEvent.events[0] as { sig: string }).sig = (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1);
-    const reattested = attestBuzzEnvelope(brokenEvent, agent);
-    const result = reader.read(wire({ _meta: { buzz: reattested } }));
-    expect(!result.ok && [result.error.code, result.error.path]).toEqual(['event_signature_invalid', '/_meta/buzz/events/0/sig']);
-  });
+      const brokenEvent = wire(good) as { events: { sig: string }[] };
+      const sig = brokenEvent.events[0]?.sig ?? '';
+      (brokenEvent.events[0] as { sig: string }).sig = (sig.startsWith('a') ? 'b' : 'a') + sig.slice(1);
+      const reattested = attestBuzzEnvelope(brokenEvent, agent);
+      const result = reader.read(wire({ _meta: { buzz: reattested } }));
+      expect(!result.ok && [result.error.code, result.error.path]).toEqual([
+        'event_signature_invalid',
+        '/_meta/buzz/events/0/sig',
+      ]);
+    },
+  );
 
   test('bad options reject at start-up', async () => {
     expect((await rejection(createBuzzReader({ agentPubkey: 'npub1nope' }))).code).toBe('invalid_npub');

@@ -97,9 +97,10 @@ export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
   const reply = replyAnchorsOf(last);
   const job = input.job === undefined ? undefined : copyJob(input.job);
   const deliveryId = deliveryIdOf({ version: 1, channel, reply, events, job });
-  const unsigned = job === undefined
-    ? { version: 1 as const, deliveryId, channel, reply, events }
-    : { version: 1 as const, deliveryId, channel, reply, events, job };
+  const unsigned =
+    job === undefined
+      ? { version: 1 as const, deliveryId, channel, reply, events }
+      : { version: 1 as const, deliveryId, channel, reply, events, job };
   const envelope = attestBuzzEnvelope(unsigned, input.agentSecretKey) as BuzzEnvelopeV1;
   const check = checkEnvelope(envelope, undefined);
   if (!check.ok) throw check.error;

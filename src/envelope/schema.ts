@@ -28,9 +28,7 @@ export function buildEnvelopeSchema(limits: BuzzLimits) {
     pubkey: hex64,
     created_at: unixSeconds,
     kind: nostrKind,
-    tags: z
-      .array(z.array(z.string().max(limits.maxTagValueLength)).max(limits.maxTagValues))
-      .max(limits.maxTags),
+    tags: z.array(z.array(z.string().max(limits.maxTagValueLength)).max(limits.maxTagValues)).max(limits.maxTags),
     content: z.string().max(limits.maxContentLength),
     sig: hex128,
   });

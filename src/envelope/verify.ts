@@ -99,7 +99,11 @@ export function checkEnvelope(
 
   if (agentPubkey !== undefined) {
     if (envelope.attestation.signerPubkey !== agentPubkey) {
-      fail('signer_mismatch', ['attestation', 'signerPubkey'], 'the envelope was not attested by this agent’s pinned key');
+      fail(
+        'signer_mismatch',
+        ['attestation', 'signerPubkey'],
+        'the envelope was not attested by this agent’s pinned key',
+      );
     }
     if (envelope.channel.agentPubkey !== agentPubkey) {
       fail('agent_mismatch', ['channel', 'agentPubkey'], 'the envelope names another agent than this one');
@@ -110,7 +114,11 @@ export function checkEnvelope(
   try {
     digest = attestationDigest(received, limits.maxDepth);
     if (bytesToHex(digest) !== envelope.attestation.payloadHash) {
-      fail('payload_hash_mismatch', ['attestation', 'payloadHash'], 'payloadHash does not match the envelope’s contents');
+      fail(
+        'payload_hash_mismatch',
+        ['attestation', 'payloadHash'],
+        'payloadHash does not match the envelope’s contents',
+      );
     }
     const deliveryInput = {
       version: envelope.version,
@@ -124,7 +132,11 @@ export function checkEnvelope(
     }
     const revision = membershipRevisionOf(envelope.channel.id, received.channel.members, limits.maxDepth);
     if (revision !== envelope.channel.membershipRevision) {
-      fail('membership_revision_mismatch', ['channel', 'membershipRevision'], 'membershipRevision does not match the member list');
+      fail(
+        'membership_revision_mismatch',
+        ['channel', 'membershipRevision'],
+        'membershipRevision does not match the member list',
+      );
     }
   } catch (error) {
     if (!(error instanceof BuzzMetaError)) throw error;
@@ -137,7 +149,11 @@ export function checkEnvelope(
       fail('event_id_mismatch', ['events', index, 'id'], 'the event id is not the NIP-01 hash of the event');
     }
     if (!isBoundToChannel(event.tags, envelope.channel.id)) {
-      fail('event_channel_mismatch', ['events', index, 'tags'], 'the event is not bound to this channel by an ["h", channel.id] tag');
+      fail(
+        'event_channel_mismatch',
+        ['events', index, 'tags'],
+        'the event is not bound to this channel by an ["h", channel.id] tag',
+      );
     }
   });
   const last = envelope.events[envelope.events.length - 1];
@@ -147,11 +163,19 @@ export function checkEnvelope(
 
   if (agentPubkey !== undefined && failures.length === 0 && digest !== undefined) {
     if (!verifier.verifyDigest(envelope.attestation.signature, digest, envelope.attestation.payloadHash, agentPubkey)) {
-      fail('attestation_signature_invalid', ['attestation', 'signature'], 'the attestation signature does not verify with the pinned key');
+      fail(
+        'attestation_signature_invalid',
+        ['attestation', 'signature'],
+        'the attestation signature does not verify with the pinned key',
+      );
     } else {
       envelope.events.forEach((event, index) => {
         if (!verifier.verifyEvent(event)) {
-          fail('event_signature_invalid', ['events', index, 'sig'], 'the event signature does not verify with its author’s pubkey');
+          fail(
+            'event_signature_invalid',
+            ['events', index, 'sig'],
+            'the event signature does not verify with its author’s pubkey',
+          );
         }
       });
     }

@@ -51,7 +51,12 @@ describe('locating _meta.buzz', () => {
 
   test('a broken _meta.buzz is an error even though the prompt text is there to scrape', () => {
     const params = {
-      prompt: [{ type: 'text', text: `[Buzz event: mention]\nEvent ID: ${ID}\nChannel: ${CHANNEL}\nKind: 9\nFrom: x\nTime: y\nContent: hi` }],
+      prompt: [
+        {
+          type: 'text',
+          text: `[Buzz event: mention]\nEvent ID: ${ID}\nChannel: ${CHANNEL}\nKind: 9\nFrom: x\nTime: y\nContent: hi`,
+        },
+      ],
       _meta: { buzz: { ...draft, events: 'forged' } },
     };
     const result = readBuzzContext(params);
@@ -71,7 +76,9 @@ describe('locating _meta.buzz', () => {
 describe('the draft shape', () => {
   test('reads as meta-draft / asserted with exact fields', () => {
     const context = parseBuzzContext({
-      _meta: { buzz: { ...draft, cancelledEvents: [{ id: ID.replace(/c/g, 'e'), sender: SENDER, kind: 9, createdAt: 5 }] } },
+      _meta: {
+        buzz: { ...draft, cancelledEvents: [{ id: ID.replace(/c/g, 'e'), sender: SENDER, kind: 9, createdAt: 5 }] },
+      },
     });
     expect(context).toEqual({
       source: 'meta-draft',
@@ -120,7 +127,10 @@ describe('the draft shape', () => {
     const events = Array.from({ length: DEFAULT_LIMITS.maxEvents + 1 }, () => 'not even an event');
     const result = readBuzzContext({ _meta: { buzz: { ...draft, events } } });
     expect(!result.ok && [result.error.code, result.error.path]).toEqual(['limit_exceeded', '/_meta/buzz/events']);
-    const custom = readBuzzContext({ _meta: { buzz: { ...draft, events: [draft.events[0], draft.events[0]] } } }, { limits: { maxEvents: 1 } });
+    const custom = readBuzzContext(
+      { _meta: { buzz: { ...draft, events: [draft.events[0], draft.events[0]] } } },
+      { limits: { maxEvents: 1 } },
+    );
     expect(!custom.ok && custom.error.code).toBe('limit_exceeded');
   });
 });
@@ -150,7 +160,12 @@ describe('options', () => {
     const agent = generateSecretKey();
     const owner = generateSecretKey();
     const event = signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL]], content: 'hi' }, owner);
-    const buzz = buildBuzzEnvelope({ agentSecretKey: agent, channelId: CHANNEL, ownerPubkey: getPublicKey(owner), events: [event] });
+    const buzz = buildBuzzEnvelope({
+      agentSecretKey: agent,
+      channelId: CHANNEL,
+      ownerPubkey: getPublicKey(owner),
+      events: [event],
+    });
     const params = JSON.parse(JSON.stringify({ _meta: { buzz } })) as unknown;
     const hex = getPublicKey(agent);
     expect(parseBuzzContext(params, { agentPubkey: hex, minTrust: 'verified' }).trust).toBe('verified');
