@@ -26,13 +26,13 @@ const reportDir = path.join(root, 'reports', 'fuzz');
 mkdirSync(reportDir, { recursive: true });
 
 /** Runs vitest once with the given per-property budget; returns the per-file tallies. */
-function runSuite(label, runs) {
+function runSuite(label, runs, files) {
   const countFile = path.join(reportDir, `${label}.jsonl`);
   rmSync(countFile, { force: true });
   const started = process.hrtime.bigint();
   const result = spawnSync(
     path.join(root, 'node_modules', '.bin', 'vitest'),
-    ['run', '--testTimeout=0', '--hookTimeout=0', '--reporter=dot', ...filters],
+    ['run', '--testTimeout=0', '--hookTimeout=0', '--reporter=default', ...files],
     {
       cwd: root,
       stdio: label === 'calibrate' ? ['ignore', 'ignore', 'inherit'] : 'inherit',
@@ -52,11 +52,12 @@ function runSuite(label, runs) {
 }
 
 let runs;
+let files = filters;
 if (process.env.FAST_CHECK_RUNS !== undefined && process.env.FAST_CHECK_RUNS !== '') {
   runs = Number(process.env.FAST_CHECK_RUNS);
   console.log(`fuzz: FAST_CHECK_RUNS=${runs} given, skipping calibration`);
 } else {
-  const calibration = runSuite('calibrate', 1);
+  const calibration = runSuite('calibrate', 1, filters);
   if (calibration.status !== 0 || calibration.properties === 0) {
     console.error(`fuzz: calibration run failed (exit ${calibration.status}, ${calibration.properties} properties)`);
     process.exit(1);
@@ -70,6 +71,8 @@ if (process.env.FAST_CHECK_RUNS !== undefined && process.env.FAST_CHECK_RUNS !==
     process.exit(1);
   }
   runs = Math.max(1, Math.ceil(Math.max(target - fixed, 0) / scaled));
+  // Only the files that have properties run again.
+  files = calibration.rows.filter((row) => row.properties > 0).map((row) => row.file);
   console.log(
     `fuzz: ${all.length} properties in ${calibration.rows.length} files ` +
       `(${scaled} follow FAST_CHECK_RUNS, ${all.length - scaled} fixed at ${fixed} cases); ` +
@@ -77,7 +80,7 @@ if (process.env.FAST_CHECK_RUNS !== undefined && process.env.FAST_CHECK_RUNS !==
   );
 }
 
-const run = runSuite('run', runs);
+const run = runSuite('run', runs, files);
 console.log('');
 for (const row of run.rows.filter((r) => r.properties > 0)) {
   console.log(

@@ -65,7 +65,9 @@ if (countFile !== '') {
       },
     }));
   }
-  afterAll((_context, suite) => {
+  // Vitest parses the first parameter as a fixture list, so it must be an object pattern.
+  // eslint-disable-next-line no-empty-pattern -- see above
+  afterAll(({}, suite) => {
     appendFileSync(countFile, `${JSON.stringify({ file: suite.name, ...counter.tally })}\n`);
   });
 }
