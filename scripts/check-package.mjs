@@ -105,7 +105,7 @@ try {
     [tarball, '--profile', 'esm-only', '--format', 'table', '--no-color', '--no-emoji'],
     { cwd: root, encoding: 'utf8' },
   );
-  process.stdout.write(attw.stdout.replace(/^/gm, '  '));
+  process.stdout.write(`${attw.stdout.trimEnd().replace(/^/gm, '  ')}\n`);
   process.stderr.write(attw.stderr);
   if (attw.status !== 0) fail(`attw reported problems (exit ${String(attw.status)})`);
 } finally {
