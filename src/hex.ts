@@ -15,8 +15,3 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export function isHex64(value: unknown): value is string {
   return typeof value === 'string' && value.length === 64 && HEX64_PATTERN.test(value);
 }
-
-/** True when `value` is a lowercase hyphenated UUID string. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && value.length === 36 && UUID_PATTERN.test(value);
-}
