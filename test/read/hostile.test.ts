@@ -141,7 +141,10 @@ const edits = fc.array(
 /** Applies random edits to a JSON copy of `base`, at paths chosen among its current pointers. */
 function edited(base: unknown, list: readonly Edit[]): JsonObject {
   const root = jsonCopy(base) as JsonObject;
-  for (const edit of list) {
+  for (const listed of list) {
+    // A fresh copy per edit: fc.constantFrom hands out the same `[]`/`{}` instance every time, and
+    // inserting one instance twice, then adding into it, would build a cycle no JSON text can.
+    const edit = { ...listed, value: jsonCopy(listed.value) };
     const pointers = pointersOf(root);
     const pointer = pointers[edit.pick % Math.max(1, pointers.length)];
     if (pointer === undefined) continue;
