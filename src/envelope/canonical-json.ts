@@ -37,8 +37,8 @@ function write(value: unknown, depthLeft: number, path: (string | number)[]): st
       if (!Number.isSafeInteger(value)) {
         throw fail(path, 'numbers must be safe integers (canonical JSON has no fractions or exponents)');
       }
-      // `-0` prints as "0", like JSON.stringify.
-      return String(value === 0 ? 0 : value);
+      // String(-0) is "0", as JSON.stringify prints it.
+      return String(value);
     case 'object':
       break;
     default:

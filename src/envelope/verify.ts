@@ -60,7 +60,7 @@ export function pinnedKey(agentPubkey: unknown): string {
     return toHexPubkey(agentPubkey);
   } catch (error) {
     if (error instanceof BuzzMetaError) {
-      throw BuzzMetaError.of(error.code, '/agentPubkey', `agentPubkey: ${error.message}`);
+      throw BuzzMetaError.of(error.code, '/agentPubkey', error.message);
     }
     throw error;
   }
