@@ -12,5 +12,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
   // A regression floor below the 90 goal of stryker.config.json: the first measured score of this
   // scope was 89.8 (docs/testing.md lists the survivors). Raise it to 90 once they are killed.
-  thresholds: { ...base.thresholds, break: 85 },
+  thresholds: { ...base.thresholds, break: 90 },
 };
