@@ -64,8 +64,9 @@ export interface BuildEnvelopeInput {
 }
 
 /**
- * Builds a signed v1 envelope. The result verifies with `verifyBuzzEnvelope` against the agent's
- * pubkey; a structurally wrong input (an event without the channel's `h` tag, a bad id) throws.
+ * Builds a signed v1 envelope. A structurally wrong input (an event without the channel's `h` tag,
+ * a bad id) throws; authors' event signatures are taken as given, not re-checked, so the result
+ * verifies with `verifyBuzzEnvelope` against the agent's pubkey when the events were signed right.
  *
  * @example
  * ```ts
