@@ -23,7 +23,9 @@ export default defineConfig({
       ...(underStryker ? ['test/examples/**'] : []),
     ],
     // FAST_CHECK_SEED and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op when neither is set.
-    setupFiles: ['test/support/fast-check.setup.ts'],
+    // Under Stryker also test/support/mutation.setup.ts: schemas are rebuilt for every test, so
+    // Stryker sees every test that runs a schema definition.
+    setupFiles: ['test/support/fast-check.setup.ts', ...(underStryker ? ['test/support/mutation.setup.ts'] : [])],
     env: underStryker
       ? { FAST_CHECK_RUNS: process.env.FAST_CHECK_RUNS ?? '100', FAST_CHECK_SEED: process.env.FAST_CHECK_SEED ?? '1' }
       : {},

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createBuzzReader, type BuzzMetaError, toNpub } from '../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../src/host.js';
+import { hexToBytes } from '../src/envelope/crypto.js';
 import { jsVerifier, loadWasmVerifier, withVerdictCache, type SignatureVerifier } from '../src/envelope/signatures.js';
 
 const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
@@ -93,6 +94,38 @@ describe('the verdict cache', () => {
     expect(cached.verifyEvent(forged)).toBe(false);
     expect(cached.verifyEvent(forged)).toBe(false);
     expect(calls.event).toBe(3);
+  });
+
+  test('attestation digests: a repeat costs nothing; another digest, key or signature is checked', () => {
+    const { verifier, calls } = counting(jsVerifier);
+    const cached = withVerdictCache(verifier, 10);
+    const good = envelope('digest');
+    const { signature, payloadHash, signerPubkey } = good.attestation;
+    const digest = hexToBytes(payloadHash);
+    const check = (sig: string, hash: string, pubkey: string) =>
+      cached.verifyDigest(sig, hexToBytes(hash), hash, pubkey);
+    expect(cached.verifyDigest(signature, digest, payloadHash, signerPubkey)).toBe(true);
+    expect(cached.verifyDigest(signature, digest, payloadHash, signerPubkey)).toBe(true);
+    expect(calls.digest).toBe(1);
+    // Each part of the triple is part of the cache key: none of these may ride on the first verdict.
+    const otherHash = envelope('other digest').attestation.payloadHash;
+    expect(check(signature, otherHash, signerPubkey)).toBe(false);
+    expect(check(signature, payloadHash, getPublicKey(owner))).toBe(false);
+    expect(check('0'.repeat(128), payloadHash, signerPubkey)).toBe(false);
+    expect(calls.digest).toBe(4);
+    // Negative verdicts are not cached: the same failing triple is checked (and fails) again.
+    expect(check('0'.repeat(128), payloadHash, signerPubkey)).toBe(false);
+    expect(calls.digest).toBe(5);
+  });
+
+  test('the js verifier says false, never throws, for signatures or keys that are not hex of the right size', () => {
+    const good = envelope('malformed');
+    const { signature, payloadHash, signerPubkey } = good.attestation;
+    const digest = hexToBytes(payloadHash);
+    expect(jsVerifier.verifyDigest(signature.slice(1), digest, payloadHash, signerPubkey)).toBe(false);
+    expect(jsVerifier.verifyDigest(signature, digest, payloadHash, 'zz')).toBe(false);
+    expect(jsVerifier.verifyDigest(signature.slice(0, 64), digest, payloadHash, signerPubkey)).toBe(false);
+    expect(jsVerifier.verifyDigest(signature, digest, payloadHash, signerPubkey)).toBe(true);
   });
 
   test('keeps at most maxEntries verdicts, evicting the least recently used', () => {

@@ -76,14 +76,12 @@ export interface BuildEnvelopeInput {
  */
 export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
   const agentPubkey = publicKeyHex(input.agentSecretKey);
-  const members = (
+  const members = sortedMembers(
     input.members ?? [
-      { pubkey: input.ownerPubkey, role: 'member' as const },
-      { pubkey: agentPubkey, role: 'member' as const },
-    ]
-  )
-    .map((member) => ({ pubkey: member.pubkey, role: member.role }))
-    .sort((a, b) => (a.pubkey < b.pubkey ? -1 : a.pubkey > b.pubkey ? 1 : 0));
+      { pubkey: input.ownerPubkey, role: 'member' },
+      { pubkey: agentPubkey, role: 'member' },
+    ],
+  );
   const events = input.events.map(copyEvent);
   const last = events[events.length - 1];
   if (last === undefined) throw BuzzMetaError.of('invalid_option', '/events', 'an envelope carries at least one event');
@@ -171,12 +169,32 @@ export function signEvent(template: EventTemplate, secretKey: Uint8Array): Nostr
     {
       kind: template.kind,
       created_at: template.created_at,
-      tags: template.tags.map((tag) => tag.slice()),
+      // finalizeEvent only reads the tags (to hash them); copyEvent below copies them for the result.
+      tags: template.tags as string[][],
       content: template.content,
     },
     secretKey,
   );
   return copyEvent(signed);
+}
+
+/**
+ * The members sorted by pubkey, as buzz-acp sends them (membershipRevision hashes this order).
+ * A pubkey listed twice is refused: the host would be sending two roles for one person.
+ */
+function sortedMembers(members: readonly BuzzMember[]): BuzzMember[] {
+  const seen = new Set<string>();
+  members.forEach((member, index) => {
+    if (seen.has(member.pubkey)) {
+      throw BuzzMetaError.of('invalid_option', `/members/${String(index)}/pubkey`, 'a member pubkey is listed twice');
+    }
+    seen.add(member.pubkey);
+  });
+  // No two pubkeys are equal here, so the comparator never needs a 0. For lowercase hex, `<`
+  // (UTF-16 code units) is upstream's byte order.
+  return members
+    .map((member) => ({ pubkey: member.pubkey, role: member.role }))
+    .sort((a, b) => (a.pubkey < b.pubkey ? -1 : 1));
 }
 
 function copyJob(job: BuzzJob): BuzzJob {

@@ -70,19 +70,21 @@ export async function loadWasmVerifier(): Promise<SignatureVerifier> {
 
 /** Wraps a verifier with an LRU cache of at most `maxEntries` positive verdicts. */
 export function withVerdictCache(base: SignatureVerifier, maxEntries: number): SignatureVerifier {
-  const verified = new Map<string, true>();
+  // A Set iterates in insertion order, so its first key is the least recently used one.
+  const verified = new Set<string>();
   const remember = (key: string): void => {
-    verified.set(key, true);
-    if (verified.size > maxEntries) {
-      const oldest = verified.keys().next();
-      if (oldest.done !== true) verified.delete(oldest.value);
+    verified.add(key);
+    if (verified.size <= maxEntries) return;
+    for (const oldest of verified) {
+      verified.delete(oldest);
+      break;
     }
   };
   const seen = (key: string): boolean => {
     if (!verified.has(key)) return false;
-    // Refresh recency: delete and re-insert moves the key to the newest end.
+    // Refresh recency: delete and re-add moves the key to the newest end.
     verified.delete(key);
-    verified.set(key, true);
+    verified.add(key);
     return true;
   };
   return {

@@ -60,6 +60,7 @@ function collectUnknownKeys(raw: unknown, out: string[]): void {
   (root.events as unknown[]).forEach((event, index) => {
     reportUnknownKeys(event, ENVELOPE_KEYS.event, [...BUZZ_PATH, 'events', index], out);
   });
-  if (Object.hasOwn(root, 'job')) reportUnknownKeys(root.job, ENVELOPE_KEYS.job, [...BUZZ_PATH, 'job'], out);
+  // An absent job is not an object, so it reports nothing.
+  reportUnknownKeys(root.job, ENVELOPE_KEYS.job, [...BUZZ_PATH, 'job'], out);
   reportUnknownKeys(root.attestation, ENVELOPE_KEYS.attestation, [...BUZZ_PATH, 'attestation'], out);
 }

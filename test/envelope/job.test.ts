@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { deliveryIdOf, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { AGENT, attestFixed } from '../support/keys.js';
 import { type JsonObject, recomputeUnkeyed, setAt } from './mutations.js';
@@ -15,9 +15,17 @@ import { JOB_ID, T0, jobEnvelope, jsonCopy, promptParams } from './sample.js';
 // canonicalize is CommonJS whose typings claim an ES default export; require() gives the function itself.
 const canonicalize = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string;
 
-const envelope = jobEnvelope();
-const [jobEvent, chatEvent] = envelope.events;
-if (jobEvent === undefined || chatEvent === undefined) throw new Error('job sample has two events');
+// Built before each test, not at module scope, so mutation testing can tell which tests use it.
+let envelope: ReturnType<typeof jobEnvelope>;
+let jobEvent: ReturnType<typeof jobEnvelope>['events'][number];
+let chatEvent: typeof jobEvent;
+beforeEach(() => {
+  envelope = jobEnvelope();
+  const [job, chat] = envelope.events;
+  if (job === undefined || chat === undefined) throw new Error('job sample has two events');
+  jobEvent = job;
+  chatEvent = chat;
+});
 
 function codes(candidate: unknown): string[] {
   return verifyBuzzEnvelope(candidate, { agentPubkey: AGENT.pubkey }).failures.map((f) => f.code);
@@ -43,28 +51,28 @@ test('verifies and carries the job summary into a verified context', () => {
 });
 
 describe('deliveryId', () => {
-  const subject = {
+  const subject = () => ({
     version: 1,
     channel: envelope.channel,
     reply: envelope.reply,
     eventIds: [jobEvent.id, chatEvent.id],
-  };
+  });
   const hash = (value: unknown) => bytesToHex(sha256(utf8ToBytes(canonicalize(value))));
 
   test('is sha256 of canonical { version, channel, reply, eventIds, jobEventId }', () => {
-    expect(envelope.deliveryId).toBe(hash({ ...subject, jobEventId: jobEvent.id }));
+    expect(envelope.deliveryId).toBe(hash({ ...subject(), jobEventId: jobEvent.id }));
     expect(deliveryIdOf(envelope)).toBe(envelope.deliveryId);
   });
 
   test('differs from the same delivery without the job', () => {
-    expect(hash(subject)).not.toBe(envelope.deliveryId);
+    expect(hash(subject())).not.toBe(envelope.deliveryId);
     const withoutJob = {
       version: envelope.version,
       channel: envelope.channel,
       reply: envelope.reply,
       events: envelope.events,
     };
-    expect(deliveryIdOf(withoutJob)).toBe(hash(subject));
+    expect(deliveryIdOf(withoutJob)).toBe(hash(subject()));
   });
 });
 

@@ -2,17 +2,21 @@
  * The pinned agent key decides `verified`: a good envelope verifies with the key as hex or npub,
  * reads as `asserted` without a key, and any other key is refused — never a silent downgrade.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { type BuzzEnvelopeContext, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, signEvent } from '../../src/host.js';
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
 import { CHANNEL_ID, promptParams, sampleEnvelope, sampleEvents } from './sample.js';
 
-const envelope = sampleEnvelope();
-const [first, second] = envelope.events;
+// Built before each test, not at module scope, so mutation testing can tell which tests use it.
+let envelope: ReturnType<typeof sampleEnvelope>;
+beforeEach(() => {
+  envelope = sampleEnvelope();
+});
 
 /** What the base delivery reads as, field by field. */
 function expectedContext(trust: 'verified' | 'asserted'): BuzzEnvelopeContext {
+  const [first, second] = envelope.events;
   if (first === undefined || second === undefined) throw new Error('sample has two events');
   const event = (e: typeof first) => ({
     id: e.id,

@@ -2,13 +2,18 @@
  * Wire-contract §1: every field upstream's tests mutate must fail verification, both as tampered
  * and after the attacker recomputes every unkeyed hash. Exact codes and paths, table-driven.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { AGENT } from '../support/keys.js';
 import { UPSTREAM_MUTATIONS, getAt, mutated } from './mutations.js';
 import { promptParams, sampleEnvelope } from './sample.js';
 
-const base = sampleEnvelope();
+// Built before each test, not at module scope: Stryker then sees which tests run the builder,
+// hashes and canonical JSON, and runs only those for each mutant (docs/testing.md, "static" mutants).
+let base: ReturnType<typeof sampleEnvelope>;
+beforeEach(() => {
+  base = sampleEnvelope();
+});
 
 /** The list in wire-contract §1, expanded: the table must cover exactly these fields. */
 const CONTRACT_PATHS = [

@@ -186,17 +186,20 @@ describe('arbitrary JSON under _meta.buzz', () => {
 });
 
 describe('valid envelopes mutated at random paths', () => {
-  const bases = [sampleEnvelope(), jobEnvelope()];
+  // Built by the test, not while collecting it, so mutation testing can tell which test uses them;
+  // once, not in a beforeEach (@fast-check/vitest runs beforeEach hooks before every case).
+  let bases: object[] | undefined;
 
   fcTest.prop([fc.constantFrom(0, 1), edits, fc.boolean()], { numRuns })(
     'never throw, never yield a malformed id, and a pinned key accepts only the signed content',
     (which, list, pinned) => {
+      bases ??= [sampleEnvelope(), jobEnvelope()];
       const base = bases[which] ?? bases[0];
       const envelope = edited(base, list);
       const read = readSafely(envelope, pinned ? { agentPubkey: AGENT.pubkey } : {});
       if (pinned && read.ok) {
         expect(read.context.trust).toBe('verified');
-        expect(signedPart(envelope)).toBe(signedPart(base as object));
+        expect(signedPart(envelope)).toBe(signedPart(base ?? {}));
       }
     },
   );

@@ -4,7 +4,7 @@
  * Checked with the small keyword subset in json-schema-lite.ts (no validator dependency).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../../src/host.js';
 import { validate } from './json-schema-lite.js';
 
@@ -15,11 +15,15 @@ const draftSchema = load('draft.json');
 
 const channelId = '7f3a2b10-4c5d-4e6f-8a9b-0c1d2e3f4a5b';
 const ownerKey = generateSecretKey();
-const envelope = buildBuzzEnvelope({
-  agentSecretKey: generateSecretKey(),
-  channelId,
-  ownerPubkey: getPublicKey(ownerKey),
-  events: [signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', channelId]], content: 'hi' }, ownerKey)],
+// Built before each test, not at module scope, so mutation testing can tell which tests use it.
+let envelope: ReturnType<typeof buildBuzzEnvelope>;
+beforeEach(() => {
+  envelope = buildBuzzEnvelope({
+    agentSecretKey: generateSecretKey(),
+    channelId,
+    ownerPubkey: getPublicKey(ownerKey),
+    events: [signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', channelId]], content: 'hi' }, ownerKey)],
+  });
 });
 const draft = {
   channelId,
