@@ -3,7 +3,7 @@
  * event must still be signed by its author and bound to this channel. Each forged envelope here
  * is re-attested with the real agent key (`attestBuzzEnvelope`), so only the event check can catch it.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, type NostrEvent } from '../../src/host.js';
 import { AGENT, OWNER, signEventFixed } from '../support/keys.js';
@@ -27,8 +27,13 @@ function outcome(envelope: unknown): { verify: string[][]; read: unknown } {
 }
 
 describe('an event whose author signature is broken', () => {
-  const [first] = sampleEnvelope().events;
-  if (first === undefined) throw new Error('sample has events');
+  // Built before each test, not while collecting, so mutation testing can tell which tests use it.
+  let first: NostrEvent;
+  beforeEach(() => {
+    const [event] = sampleEnvelope().events;
+    if (event === undefined) throw new Error('sample has events');
+    first = event;
+  });
 
   test('is event_signature_invalid even though the agent attested the envelope', () => {
     const forged = withEvent(0, { ...first, sig: flipHex(first.sig) });

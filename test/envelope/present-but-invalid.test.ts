@@ -41,13 +41,13 @@ test.each([
   },
   {
     name: 'an envelope with no events',
-    meta: { buzz: withNoEvents() },
+    meta: () => ({ buzz: withNoEvents() }),
     code: 'invalid_envelope',
     path: '/_meta/buzz/events',
   },
   {
     name: 'an envelope that lost its version',
-    meta: { buzz: withoutVersion() },
+    meta: () => ({ buzz: withoutVersion() }),
     code: 'invalid_draft',
     path: '/_meta/buzz/channelId',
   },
@@ -59,8 +59,10 @@ test.each([
     path: '/_meta/buzz/channelId',
   },
 ])('$name: $code at $path, never scraped or absent', ({ meta, code, path }) => {
+  // A function builds its envelope inside the test (mutation testing then sees which test used it).
+  const given: unknown = typeof meta === 'function' ? meta() : meta;
   for (const options of [{}, { scrape: true }, { agentPubkey: AGENT.pubkey }]) {
-    const read = readBuzzContext({ sessionId: 's', prompt: [{ type: 'text', text: BAIT }], _meta: meta }, options);
+    const read = readBuzzContext({ sessionId: 's', prompt: [{ type: 'text', text: BAIT }], _meta: given }, options);
     expect(read.ok).toBe(false);
     if (read.ok) continue;
     expect([read.error.code, read.error.path]).toEqual([code, path]);

@@ -3,7 +3,7 @@
  * signed: it is covered by the attestation, reported, never copied, and never touches a prototype.
  * A copy that silently dropped it (`Object.assign`, a schema-parsed copy) must fail verification.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { attestBuzzEnvelope } from '../../src/host.js';
 import { AGENT } from '../support/keys.js';
@@ -35,8 +35,13 @@ describe.each([
     extra: ['delivery_id_mismatch'],
   },
 ])('an own "__proto__" key $where', ({ marker, pointer, extra }) => {
-  const params = overTheWire(hostSignedWithProto(marker));
-  const buzz = params._meta.buzz;
+  // Built before each test, not while collecting, so mutation testing can tell which tests use it.
+  let params: ReturnType<typeof overTheWire>;
+  let buzz: JsonObject;
+  beforeEach(() => {
+    params = overTheWire(hostSignedWithProto(marker));
+    buzz = params._meta.buzz;
+  });
 
   test('survives signing and the JSON round trip as an own data key', () => {
     expect(JSON.stringify(buzz)).toContain(PROTO);

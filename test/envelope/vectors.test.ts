@@ -82,9 +82,8 @@ describe('canonical-json.json', () => {
 });
 
 describe('provenance', () => {
-  const files = buildVectorFiles();
-
   test('the committed files are exactly what scripts/gen-vectors.ts generates (deterministic signatures)', () => {
+    const files = buildVectorFiles();
     for (const [name, content] of Object.entries(files)) {
       expect(readFileSync(new URL(name, VECTOR_DIR), 'utf8'), name).toBe(vectorText(content));
     }
@@ -92,6 +91,6 @@ describe('provenance', () => {
 
   test('the README describes every vector file', () => {
     const readme = readFileSync(new URL('README.md', VECTOR_DIR), 'utf8');
-    for (const name of Object.keys(files)) expect(readme).toContain(name);
+    for (const name of Object.keys(buildVectorFiles())) expect(readme).toContain(name);
   });
 });
