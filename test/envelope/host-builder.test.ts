@@ -7,6 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import { BuzzMetaError, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, replyAnchorsOf, signEvent } from '../../src/host.js';
+import type { EnvelopeV1 } from '../../src/envelope/schema.js';
+import { envelopeToContext } from '../../src/envelope/to-context.js';
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
 import { CHANNEL_ID, THREAD_ROOT_ID, firstChatEvent, promptParams, sampleEvents } from './sample.js';
 
@@ -183,5 +185,14 @@ describe('the context a reader returns', () => {
     if (!read.ok) throw read.error;
     envelope.events[0]?.tags[0]?.push('changed later');
     expect(read.context.events[0]?.tags).toEqual([['h', CHANNEL_ID]]);
+  });
+
+  test('envelopeToContext copies each tag, so not even the schema’s output is shared', () => {
+    // The reader hands envelopeToContext zod's output, which holds fresh arrays already; the copy
+    // here is what keeps the context independent if that ever changes.
+    const envelope = buildBuzzEnvelope({ ...input, events: [firstChatEvent()] });
+    const context = envelopeToContext(envelope as unknown as EnvelopeV1, envelope, true);
+    expect(context.events[0]?.tags).toEqual(envelope.events[0]?.tags);
+    expect(context.events[0]?.tags[0]).not.toBe(envelope.events[0]?.tags[0]);
   });
 });

@@ -76,6 +76,10 @@ describe('deliveryId', () => {
   });
 });
 
+const TITLE_CHARS =
+  '/_meta/buzz/job/title: a job title may not contain control, format or line/paragraph separator characters';
+const TITLE_BYTES = '/_meta/buzz/job/title: a job title is at most 512 UTF-8 bytes';
+
 describe('tampering with the job', () => {
   const edits: readonly { name: string; edit: (e: JsonObject) => void; before: string[]; after: string[] }[] = [
     {
@@ -136,17 +140,41 @@ describe('job summary shape', () => {
       field: 'title',
       value: 'Pay \u202egro.live',
       code: 'invalid_envelope',
+      message: TITLE_CHARS,
     },
-    { name: 'a newline (Cc) in the title', field: 'title', value: 'a\nb', code: 'invalid_envelope' },
-    { name: 'a line separator (Zl) in the title', field: 'title', value: 'a\u2028b', code: 'invalid_envelope' },
+    {
+      name: 'a newline (Cc) in the title',
+      field: 'title',
+      value: 'a\nb',
+      code: 'invalid_envelope',
+      message: TITLE_CHARS,
+    },
+    {
+      name: 'a line separator (Zl) in the title',
+      field: 'title',
+      value: 'a\u2028b',
+      code: 'invalid_envelope',
+      message: TITLE_CHARS,
+    },
     { name: 'a 513-character title', field: 'title', value: 't'.repeat(513), code: 'limit_exceeded' },
-    { name: '171 euro signs (513 UTF-8 bytes)', field: 'title', value: '€'.repeat(171), code: 'limit_exceeded' },
+    {
+      name: '171 euro signs (513 UTF-8 bytes)',
+      field: 'title',
+      value: '€'.repeat(171),
+      code: 'limit_exceeded',
+      message: TITLE_BYTES,
+    },
     { name: 'an unknown action', field: 'action', value: 'delete', code: 'invalid_envelope' },
     { name: 'a negative dueAt', field: 'dueAt', value: -1, code: 'invalid_envelope' },
-  ])('$name is $code at /job/$field, even when the host signed it', ({ field, value, code }) => {
-    const read = readBuzzContext(promptParams(signedJob(field, value)), { agentPubkey: AGENT.pubkey });
-    expect(read.ok ? 'ok' : [read.error.code, read.error.path]).toEqual([code, `/_meta/buzz/job/${field}`]);
-  });
+  ] as { name: string; field: string; value: unknown; code: string; message?: string }[])(
+    '$name is $code at /job/$field, even when the host signed it',
+    ({ field, value, code, message }) => {
+      const read = readBuzzContext(promptParams(signedJob(field, value)), { agentPubkey: AGENT.pubkey });
+      expect(read.ok ? 'ok' : [read.error.code, read.error.path]).toEqual([code, `/_meta/buzz/job/${field}`]);
+      // Our own messages are pinned; zod's default wording (other rows) may change between zod minors.
+      if (message !== undefined) expect(read.ok || read.error.message).toBe(message);
+    },
+  );
 
   test('512 bytes of title and a null dueAt verify', () => {
     for (const [field, value] of [

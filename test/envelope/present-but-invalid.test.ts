@@ -3,7 +3,7 @@
  * agent to scraping prompt text (wire-contract: "never a reason to fall back to scraping").
  */
 import { expect, test } from 'vitest';
-import { readBuzzContext } from '../../src/index.js';
+import { readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { AGENT } from '../support/keys.js';
 import { jsonCopy, sampleEnvelope } from './sample.js';
 
@@ -68,6 +68,17 @@ test.each([
     expect([read.error.code, read.error.path]).toEqual([code, path]);
   }
 });
+
+test.each([undefined, null, 42, 'x', [], true])(
+  'verifyBuzzEnvelope(%j) reports invalid_envelope at /_meta/buzz instead of throwing',
+  (value) => {
+    const verification = verifyBuzzEnvelope(value, { agentPubkey: AGENT.pubkey });
+    expect(verification.ok).toBe(false);
+    expect(verification.failures.map((failure) => [failure.code, failure.path])).toEqual([
+      ['invalid_envelope', '/_meta/buzz'],
+    ]);
+  },
+);
 
 test('absent _meta.buzz is the only case that reports no_buzz_context', () => {
   for (const meta of [undefined, null, {}, { traceparent: '00-abc' }, { buzz: undefined }]) {
