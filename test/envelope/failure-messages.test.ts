@@ -3,8 +3,9 @@
  * so a finding never ships with an empty or wrong message (and mutation testing sees them).
  */
 import { describe, expect, test } from 'vitest';
-import { type BuzzIssue, BuzzMetaError, canonicalJson, verifyBuzzEnvelope } from '../../src/index.js';
+import { type BuzzIssue, canonicalJson, verifyBuzzEnvelope } from '../../src/index.js';
 import { AGENT, STRANGER, attestFixed } from '../support/keys.js';
+import { thrownBuzzError } from '../support/thrown.js';
 import { flipHex, type JsonObject, recomputeUnkeyed } from './mutations.js';
 import { OTHER_CHANNEL_ID, jsonCopy, sampleEnvelope } from './sample.js';
 
@@ -84,22 +85,12 @@ describe('verification findings say what is wrong', () => {
 });
 
 describe('bad options and canonicalization say what is wrong', () => {
-  function thrown(run: () => unknown): BuzzMetaError {
-    try {
-      run();
-    } catch (error) {
-      if (error instanceof BuzzMetaError) return error;
-      throw error;
-    }
-    throw new Error('expected a BuzzMetaError');
-  }
-
   test('agentPubkey', () => {
     const envelope = sampleEnvelope();
-    expect(thrown(() => verifyBuzzEnvelope(envelope, { agentPubkey: 7 as unknown as string })).message).toBe(
+    expect(thrownBuzzError(() => verifyBuzzEnvelope(envelope, { agentPubkey: 7 as unknown as string })).message).toBe(
       '/agentPubkey: agentPubkey must be 64 hex digits or an npub',
     );
-    const bad = thrown(() => verifyBuzzEnvelope(envelope, { agentPubkey: 'abc' }));
+    const bad = thrownBuzzError(() => verifyBuzzEnvelope(envelope, { agentPubkey: 'abc' }));
     expect([bad.code, bad.path, bad.message]).toEqual([
       'invalid_pubkey',
       '/agentPubkey',
@@ -108,10 +99,14 @@ describe('bad options and canonicalization say what is wrong', () => {
   });
 
   test('canonicalJson', () => {
-    expect(thrown(() => canonicalJson({ a: 1.5 })).message).toBe(
+    expect(thrownBuzzError(() => canonicalJson({ a: 1.5 })).message).toBe(
       '/a: numbers must be safe integers (canonical JSON has no fractions or exponents)',
     );
-    expect(thrown(() => canonicalJson([undefined])).message).toBe('/0: a undefined cannot be represented in JSON');
-    expect(thrown(() => canonicalJson([[1]], 1)).message).toBe('/0: value is nested more deeply than maxDepth allows');
+    expect(thrownBuzzError(() => canonicalJson([undefined])).message).toBe(
+      '/0: a undefined cannot be represented in JSON',
+    );
+    expect(thrownBuzzError(() => canonicalJson([[1]], 1)).message).toBe(
+      '/0: value is nested more deeply than maxDepth allows',
+    );
   });
 });

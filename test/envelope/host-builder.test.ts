@@ -5,31 +5,22 @@
  * what it received).
  */
 import { describe, expect, test } from 'vitest';
-import { BuzzMetaError, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
+import { readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, replyAnchorsOf, signEvent } from '../../src/host.js';
 import type { EnvelopeV1 } from '../../src/envelope/schema.js';
 import { envelopeToContext } from '../../src/envelope/to-context.js';
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
+import { thrownBuzzError } from '../support/thrown.js';
 import { CHANNEL_ID, THREAD_ROOT_ID, firstChatEvent, promptParams, sampleEvents } from './sample.js';
 
 const PARENT_ID = 'a'.repeat(64);
 const EVENT_ID = 'b'.repeat(64);
 
-function thrown(run: () => unknown): BuzzMetaError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BuzzMetaError) return error;
-    throw error;
-  }
-  throw new Error('expected a BuzzMetaError');
-}
-
 const input = { agentSecretKey: AGENT.secretKey, channelId: CHANNEL_ID, ownerPubkey: OWNER.pubkey };
 
 describe('buildBuzzEnvelope', () => {
   test('refuses an empty event list with invalid_option at /events', () => {
-    const error = thrown(() => buildBuzzEnvelope({ ...input, events: [] }));
+    const error = thrownBuzzError(() => buildBuzzEnvelope({ ...input, events: [] }));
     expect([error.code, error.path, error.message]).toEqual([
       'invalid_option',
       '/events',
@@ -68,7 +59,7 @@ describe('buildBuzzEnvelope', () => {
       { pubkey: AGENT.pubkey, role: 'member' as const },
       { pubkey: OWNER.pubkey, role: 'member' as const },
     ];
-    const error = thrown(() => buildBuzzEnvelope({ ...input, members, events: sampleEvents() }));
+    const error = thrownBuzzError(() => buildBuzzEnvelope({ ...input, members, events: sampleEvents() }));
     expect([error.code, error.path, error.message]).toEqual([
       'invalid_option',
       '/members/2/pubkey',
