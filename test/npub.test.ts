@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { BuzzMetaError, isNpub, toHexPubkey, toNpub } from '../src/index.js';
 import { numRuns } from './support/fuzz.js';
+import { thrownBuzzError } from './support/thrown.js';
 
 // NIP-19's own example key.
 const HEX = '3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d';
@@ -11,16 +12,6 @@ const NOTE = 'note180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkws4c58hj';
 // Valid bech32 npubs whose payload is 33 and 20 bytes: nip19.decode does not check the length.
 const NPUB_33_BYTES = 'npub1qyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqe77gf';
 const NPUB_20_BYTES = 'npub1qyqszqgpqyqszqgpqyqszqgpqyqszqgpmnyran';
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BuzzMetaError) return error.code;
-    throw error;
-  }
-  return 'no error';
-}
 
 describe('toNpub', () => {
   test('encodes the NIP-19 example', () => {
@@ -33,7 +24,7 @@ describe('toNpub', () => {
     ['non-hex', 'z'.repeat(64)],
     ['an npub', NPUB],
   ])('refuses %s with invalid_pubkey', (_, input) => {
-    expect(codeOf(() => toNpub(input))).toBe('invalid_pubkey');
+    expect(thrownBuzzError(() => toNpub(input)).code).toBe('invalid_pubkey');
   });
 });
 
@@ -61,18 +52,13 @@ describe('toHexPubkey', () => {
     ['empty string', '', 'invalid_npub', 'checksum'],
     ['very long input', 'npub1' + 'q'.repeat(5000), 'invalid_npub', 'far longer'],
   ])('refuses %s', (_, input, code, words) => {
-    let caught: unknown;
-    try {
-      toHexPubkey(input);
-    } catch (error) {
-      caught = error;
-    }
+    const caught = thrownBuzzError(() => toHexPubkey(input));
     expect(caught).toBeInstanceOf(BuzzMetaError);
-    expect((caught as BuzzMetaError).code).toBe(code);
-    expect((caught as BuzzMetaError).message).toContain(words);
+    expect(caught.code).toBe(code);
+    expect(caught.message).toContain(words);
   });
   test('refuses a non-string with invalid_pubkey', () => {
-    expect(codeOf(() => toHexPubkey(42 as unknown as string))).toBe('invalid_pubkey');
+    expect(thrownBuzzError(() => toHexPubkey(42 as unknown as string)).code).toBe('invalid_pubkey');
   });
 });
 

@@ -5,8 +5,9 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
-import { BuzzMetaError, canonicalJson } from '../../src/index.js';
+import { canonicalJson } from '../../src/index.js';
 import { numRuns } from '../support/fuzz.js';
+import { thrownBuzzError } from '../support/thrown.js';
 
 // canonicalize is CommonJS whose typings claim an ES default export; require() gives the function itself.
 const canonicalize = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string | undefined;
@@ -87,13 +88,8 @@ describe('canonicalJson agrees with RFC 8785 (canonicalize) on integer-only JSON
 });
 
 function codeAndPath(run: () => unknown): { code: string; path: string } {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof BuzzMetaError) return { code: error.code, path: error.path };
-    throw error;
-  }
-  throw new Error('expected a BuzzMetaError');
+  const { code, path } = thrownBuzzError(run);
+  return { code, path };
 }
 
 describe('canonicalJson exact values', () => {
