@@ -33,6 +33,9 @@ export const BUZZ_ERROR_CODES = [
   'invalid_npub',
   'no_sender',
   'internal',
+  // Prompt text (legacy scraper)
+  'invalid_prompt_text',
+  'ambiguous_prompt_text',
 ] as const;
 
 /** A stable error code; see {@link BUZZ_ERROR_CODES}. */
