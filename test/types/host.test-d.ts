@@ -19,7 +19,7 @@ describe('withBuzzEnvelope', () => {
     expectTypeOf(params.sessionId).toEqualTypeOf<string>();
     expectTypeOf(params.prompt).toEqualTypeOf<ContentBlock[]>();
     expectTypeOf(params._meta.buzz).toEqualTypeOf<BuzzEnvelopeV1>();
-    expectTypeOf(params._meta['traceparent']).toEqualTypeOf<unknown>();
+    expectTypeOf(params._meta.traceparent).toEqualTypeOf<unknown>();
     send(params);
   });
 
