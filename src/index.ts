@@ -37,3 +37,4 @@ export type { DeliveryIdInput } from './envelope/hashes.js';
 export { verifyBuzzEnvelope } from './envelope/verify.js';
 export type { VerifyEnvelopeOptions, EnvelopeVerification } from './envelope/verify.js';
 export { ENVELOPE_DOMAIN, ATTESTATION_ALGORITHM, JOB_TITLE_MAX_BYTES } from './envelope/schema.js';
+export type { BuzzClaim, Deduper } from './dedup/types.js';
