@@ -145,8 +145,15 @@ function locateBuzz(params: unknown): { value: unknown } | undefined {
 function scrapeParams(params: object, limits: BuzzLimits): BuzzContext {
   const prompt: unknown = Object.hasOwn(params, 'prompt') ? (params as { prompt: unknown }).prompt : undefined;
   const scraped = scrapePromptText(prompt, { limits });
-  if (!scraped.ok) throw scraped.error;
-  return scraped.context;
+  if (scraped.ok) return scraped.context;
+  if (scraped.error.code === 'no_buzz_context') {
+    throw BuzzMetaError.of(
+      'no_buzz_context',
+      '/_meta/buzz',
+      'the request has no _meta.buzz, and its prompt text has no Buzz event block',
+    );
+  }
+  throw scraped.error;
 }
 
 function readStructured(

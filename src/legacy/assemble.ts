@@ -109,9 +109,13 @@ function replyOf(
     rootEventId = context.threadRoot;
     parentEventId = context.parent ?? context.threadRoot;
   } else {
-    const { root, parent } = markedAnchors(last.tags ?? []);
-    rootEventId = root ?? parent ?? last.id;
-    parentEventId = parent ?? root ?? null;
+    const anchors = markedAnchors(last.tags ?? []);
+    if (!anchors.ok) {
+      diagnostics.push('the last event has an e tag buzz-acp would refuse, so its thread is unknown');
+      return undefined;
+    }
+    rootEventId = anchors.root ?? anchors.parent ?? last.id;
+    parentEventId = anchors.parent ?? null;
   }
   const replyTo = context?.replyTo;
   if (replyTo !== undefined && replyTo !== rootEventId && replyTo !== last.id) {

@@ -56,13 +56,13 @@ function scraped(texts: string[]): BuzzScrapedContext {
 
 describe.each(['v1', 'v2', 'v3', 'v4', 'v5'] as const)('era %s', (era) => {
   const channel = era === 'v4' || era === 'v5' || era === 'v3' ? ENGINEERING : { id: ENGINEERING.id };
-  const events = [
+  const events: [RenderEvent, RenderEvent] = [
     chat(ALICE, 'hello @Scout\nsecond line', { label: 'Alice Chen', kind: era === 'v2' ? 40_001 : 9 }),
     chat(BOB, 'any update?', { created_at: T0 + 65, kind: era === 'v2' ? 40_001 : 9 }),
   ];
   test('single event', () => {
-    const context = scraped([eventSection(era, [events[0] as RenderEvent], channel)]);
-    expect(context.events).toEqual([expected(events[0] as RenderEvent, era)]);
+    const context = scraped([eventSection(era, [events[0]], channel)]);
+    expect(context.events).toEqual([expected(events[0], era)]);
     expect(context.channelId).toBe(ENGINEERING.id);
     expect(context.channelType).toBe('unknown');
     expect(context.cancelledEvents).toEqual([]);
@@ -122,11 +122,11 @@ describe('context sections', () => {
 describe.each(['v4', 'v5'] as const)('%s merges', (era) => {
   test.each(['steer', 'interrupt'] as const)('%s: cancelledEvents from the earlier section', (kind) => {
     const old = chat(ALICE, 'draft the migration plan', { tags: [] });
-    const fresh = [
+    const fresh: [RenderEvent, RenderEvent] = [
       chat(ALICE, 'actually scope it to v2 only', { created_at: T0 + 65, tags: [] }),
       chat(BOB, 'and v3', { created_at: T0 + 70 }),
     ];
-    for (const current of [[fresh[0] as RenderEvent], fresh]) {
+    for (const current of [[fresh[0]], fresh]) {
       const context = scraped([
         contextSection(era, 'channel', ENGINEERING),
         ...mergeSections(era, kind, [old], current, ENGINEERING),

@@ -119,8 +119,10 @@ export function eventSection(
   tag = '@mention',
 ): string {
   const n = events.length;
+  const [first] = events;
+  if (first === undefined) throw new RangeError('a section renders at least one event');
   if (era === 'v1') {
-    if (n === 1) return `[Sprout @mention]\n${v1Lines(events[0] as RenderEvent, channel)}`;
+    if (n === 1) return `[Sprout @mention]\n${v1Lines(first, channel)}`;
     return (
       `[Sprout @mention ${EM} ${n} events]\n` +
       events.map((event, i) => `\n--- Event ${i + 1} ---\n${v1Lines(event, channel)}\n`).join('')
@@ -129,11 +131,12 @@ export function eventSection(
   const brand = era === 'v4' ? 'Buzz' : 'Sprout';
   const block = (event: RenderEvent): string => (era === 'v2' ? v2Block(event, channel) : richBlock(event, channel));
   if (era === 'v5') {
-    if (n === 1)
-      return `<buzz-event type="${escapeAttribute(tag)}">\n${block(events[0] as RenderEvent)}\n</buzz-event>`;
+    if (n === 1) {
+      return `<buzz-event type="${escapeAttribute(tag)}">\n${block(first)}\n</buzz-event>`;
+    }
     return `<buzz-events count="${n}">${chunks(events, tag, block)}\n</buzz-events>`;
   }
-  if (n === 1) return `[${brand} event: ${tag}]\n${block(events[0] as RenderEvent)}`;
+  if (n === 1) return `[${brand} event: ${tag}]\n${block(first)}`;
   return `[${brand} events ${EM} ${n} events]${chunks(events, tag, block)}`;
 }
 
@@ -154,8 +157,9 @@ export function contextSection(
   if (anchors.root !== undefined) lines.push(`Thread root: ${anchors.root}`);
   if (anchors.parent !== undefined) lines.push(`Parent: ${anchors.parent}`);
   if (scope === 'channel') lines.push('Hint: Use `buzz messages get --channel <UUID>` for recent messages if needed.');
-  if (scope === 'thread')
+  if (scope === 'thread') {
     lines.push('Use `buzz messages thread --channel <UUID> --event <ID>` to fetch thread context.');
+  }
   if (scope === 'dm') lines.push('Use `buzz messages get --channel <UUID>` for conversation context.');
   if (anchors.replyTo !== undefined) {
     lines.push(
