@@ -25,7 +25,17 @@ import {
   recomputeUnkeyed,
   setAt,
 } from '../test/envelope/mutations.js';
-import { CHANNEL_ID, OTHER_CHANNEL_ID, T0, jobEnvelope, jsonCopy, sampleEnvelope } from '../test/envelope/sample.js';
+import {
+  CHANNEL_ID,
+  OTHER_CHANNEL_ID,
+  T0,
+  THREAD_ROOT_ID,
+  envelopeOf,
+  firstChatEvent,
+  jobEnvelope,
+  jsonCopy,
+  sampleEnvelope,
+} from '../test/envelope/sample.js';
 import { AGENT, OWNER, STRANGER, TEST_KEYS, attestFixed, signEventFixed } from '../test/support/keys.js';
 
 /** One vector: the `session/prompt` params, the reader options, and the exact expected outcome. */
@@ -108,6 +118,94 @@ function protoEnvelope(): JsonObject {
   return attestFixed(JSON.parse(text) as object, AGENT);
 }
 
+/**
+ * The reply anchors buzz-acp's `thread_anchors` (crates/buzz-acp/src/buzz_envelope.rs, commit
+ * 97e1444) derives from the last event's tags, written out by hand per case. The builder must
+ * agree (checked here), and the vector carries the hand-written value.
+ */
+function anchorVectors(): ReadVector[] {
+  const first = firstChatEvent();
+  const MENTION_ID = 'c'.repeat(64);
+  const cases: { name: string; tags: string[][]; reply: (lastId: string) => object }[] = [
+    {
+      name: 'root marker only: parentEventId null',
+      tags: [['e', THREAD_ROOT_ID, '', 'root']],
+      reply: (lastId) => ({ rootEventId: THREAD_ROOT_ID, parentEventId: null, replyToEventId: lastId }),
+    },
+    {
+      name: 'reply marker only: that event is parent and root',
+      tags: [['e', first.id, '', 'reply']],
+      reply: (lastId) => ({ rootEventId: first.id, parentEventId: first.id, replyToEventId: lastId }),
+    },
+    {
+      name: 'root, mention and reply: the mention routes nothing',
+      tags: [
+        ['e', THREAD_ROOT_ID, '', 'root'],
+        ['e', MENTION_ID, '', 'mention'],
+        ['e', first.id, '', 'reply'],
+      ],
+      reply: (lastId) => ({ rootEventId: THREAD_ROOT_ID, parentEventId: first.id, replyToEventId: lastId }),
+    },
+    {
+      name: 'repeated markers: the last root and the last reply win',
+      tags: [
+        ['e', MENTION_ID, '', 'root'],
+        ['e', MENTION_ID, '', 'reply'],
+        ['e', THREAD_ROOT_ID, '', 'root'],
+        ['e', first.id, '', 'reply'],
+      ],
+      reply: (lastId) => ({ rootEventId: THREAD_ROOT_ID, parentEventId: first.id, replyToEventId: lastId }),
+    },
+    {
+      name: 'upper-case anchor ids: lowercased',
+      tags: [
+        ['e', THREAD_ROOT_ID.toUpperCase(), '', 'root'],
+        ['e', first.id.toUpperCase(), '', 'reply'],
+      ],
+      reply: (lastId) => ({ rootEventId: THREAD_ROOT_ID, parentEventId: first.id, replyToEventId: lastId }),
+    },
+  ];
+  return cases.map(({ name, tags, reply }) => {
+    const last = signEventFixed(
+      { kind: 9, created_at: T0 + 60, tags: [['h', CHANNEL_ID], ...tags], content: name },
+      OWNER,
+    );
+    const envelope = envelopeOf({ channelId: CHANNEL_ID, ownerPubkey: OWNER.pubkey, events: [first, last] });
+    const expected = reply(last.id);
+    if (JSON.stringify(envelope.reply) !== JSON.stringify(expected)) {
+      throw new Error(`the builder disagrees with thread_anchors for: ${name}`);
+    }
+    return {
+      name: `reply anchors, ${name}`,
+      params: params(envelope),
+      options: { agentPubkey: AGENT.pubkey },
+      expect: { ok: true, context: { ...expectedContext(envelope, 'verified'), reply: expected } },
+      verifyFailures: [],
+    };
+  });
+}
+
+/** An event bound by its ["h", channel.id] tag that carries further h tags: upstream accepts it. */
+function extraChannelTagVector(): ReadVector {
+  const first = signEventFixed(
+    { kind: 9, created_at: T0, tags: [['h'], ['h', OTHER_CHANNEL_ID], ['h', CHANNEL_ID]], content: 'extra h tags' },
+    OWNER,
+  );
+  const envelope = envelopeOf({ channelId: CHANNEL_ID, ownerPubkey: OWNER.pubkey, events: [first] });
+  return {
+    name: 'an event with further h tags (bare, another channel) besides ["h", channel.id]: verified, with a diagnostic',
+    params: params(envelope),
+    options: { agentPubkey: AGENT.pubkey },
+    expect: {
+      ok: true,
+      context: expectedContext(envelope, 'verified', [
+        `event 0 (${first.id}) also carries an h tag naming another channel or none; it is bound by its ["h", channel.id] tag`,
+      ]),
+    },
+    verifyFailures: [],
+  };
+}
+
 function validEnvelopes(): ReadVector[] {
   const sample = sampleEnvelope();
   const job = jobEnvelope();
@@ -175,6 +273,8 @@ function validEnvelopes(): ReadVector[] {
       },
       verifyFailures: [],
     },
+    ...anchorVectors(),
+    extraChannelTagVector(),
   ];
 }
 

@@ -83,7 +83,9 @@ export function senderKeys(ctx: BuzzContext, options?: KeyOptions): string[] {
 /**
  * The thread's key, `<prefix>:thread:<root event id>`, or `null` when the source does not say
  * which thread the delivery belongs to. Follows `reply.rootEventId` where known, else the last
- * event's NIP-10 `e` tags (root marker, then reply marker, else the event starts its own thread).
+ * event's NIP-10 `e` tags read as buzz-acp's `thread_anchors` reads them (last root marker, then last
+ * reply marker, ids lowercased, else the event starts its own thread; `null` for an `e` tag without
+ * a marker or with a malformed id, which upstream refuses).
  *
  * @example
  * ```ts
@@ -100,8 +102,10 @@ function threadRoot(ctx: BuzzContext): string | null {
   if (ctx.source === 'envelope-v1') return ctx.reply.rootEventId;
   const last = ctx.events[ctx.events.length - 1];
   if (last?.tags === undefined) return null;
-  const { root, parent } = markedAnchors(last.tags);
-  return root ?? parent ?? last.id;
+  const anchors = markedAnchors(last.tags);
+  // An e tag upstream would refuse names no thread reliably: no key rather than a guess.
+  if (!anchors.ok) return null;
+  return anchors.root ?? anchors.parent ?? last.id;
 }
 
 /**

@@ -1,25 +1,60 @@
 /**
- * NIP-10 marked `e` tags: `["e", <event id>, <relay>, "root" | "reply"]`. One reading shared by
- * the host builder (which derives `reply`) and the thread key (which follows it), so the two
- * can never disagree about which thread an event is in.
+ * NIP-10 marked `e` tags: `["e", <event id>, <relay>, "root" | "reply" | …]`, read exactly as
+ * buzz-acp's `thread_anchors` reads them (crates/buzz-acp/src/buzz_envelope.rs, commit 97e1444).
+ * One reading shared by the host builder (which derives `reply`) and the thread key (which
+ * follows it), so the two can never disagree about which thread an event is in.
  */
 
-/** The thread anchors an event's tags name; either may be missing. */
+/** The thread anchors an event's tags name, lowercased; either may be missing. */
 export interface MarkedAnchors {
-  /** The first `root`-marked `e` tag's id. */
+  readonly ok: true;
+  /** The last `root`-marked `e` tag's id. */
   readonly root: string | undefined;
-  /** The first `reply`-marked `e` tag's id. */
+  /** The last `reply`-marked `e` tag's id. */
   readonly parent: string | undefined;
 }
 
-/** Reads the first `root`- and the first `reply`-marked `e` tag. Unmarked `e` tags are ignored. */
-export function markedAnchors(tags: readonly (readonly string[])[]): MarkedAnchors {
+/** Why the tags name no thread: upstream refuses the whole event for either reason. */
+export interface AmbiguousAnchor {
+  readonly ok: false;
+  /** Index of the offending tag. */
+  readonly tagIndex: number;
+  /** What is wrong with it, in a sentence (never echoing the tag). */
+  readonly message: string;
+}
+
+/** 64 hex digits in either case: upstream lowercases an anchor id (ASCII only), then checks it. */
+const ANCHOR_ID = /^[0-9a-f]{64}$/i;
+
+/**
+ * Reads the thread anchors of an event's tags as upstream's `thread_anchors` does: every `e` tag
+ * must have a marker slot (at least 4 values) and a 64-hex id, or the event is refused; the
+ * **last** `root` and the **last** `reply` win; ids are lowercased; other markers (`mention`,
+ * `""`) are checked but route nothing.
+ */
+export function markedAnchors(tags: readonly (readonly string[])[]): MarkedAnchors | AmbiguousAnchor {
   let root: string | undefined;
   let parent: string | undefined;
-  for (const tag of tags) {
-    if (tag[0] !== 'e' || tag[1] === undefined) continue;
-    if (tag[3] === 'root') root ??= tag[1];
-    else if (tag[3] === 'reply') parent ??= tag[1];
+  for (const [tagIndex, tag] of tags.entries()) {
+    if (tag[0] !== 'e') continue;
+    if (tag.length < 4) {
+      return {
+        ok: false,
+        tagIndex,
+        message:
+          'an e tag without a NIP-10 marker (fewer than 4 values) makes the thread anchor ambiguous; buzz-acp refuses the event',
+      };
+    }
+    const id = tag[1];
+    if (typeof id !== 'string' || !ANCHOR_ID.test(id)) {
+      return {
+        ok: false,
+        tagIndex,
+        message: 'an e tag’s event id is not 64 hex digits; buzz-acp refuses the event',
+      };
+    }
+    if (tag[3] === 'root') root = id.toLowerCase();
+    else if (tag[3] === 'reply') parent = id.toLowerCase();
   }
-  return { root, parent };
+  return { ok: true, root, parent };
 }

@@ -165,8 +165,25 @@ describe('threadKey', () => {
         ),
       ),
     ).toBe(`buzz:thread:${E2}`);
-    expect(threadKey(scrapedWithTags([['e'], ['h', CHANNEL]], E3))).toBe(`buzz:thread:${E3}`);
+    expect(threadKey(scrapedWithTags([['h', CHANNEL]], E3))).toBe(`buzz:thread:${E3}`);
     expect(threadKey(scrapedWithTags([], null))).toBeNull();
     expect(threadKey(scrapedWithTags(undefined, E3))).toBeNull();
+  });
+  test('reads the tags as buzz-acp’s thread_anchors: last root wins, ids lowercased', () => {
+    const tags = [
+      ['e', E2, '', 'root'],
+      ['e', E1.toUpperCase(), '', 'root'],
+      ['e', E3, '', 'mention'],
+    ];
+    expect(threadKey(scrapedWithTags(tags, E3))).toBe(`buzz:thread:${E1}`);
+  });
+  test.each([
+    { name: 'an e tag without a marker', tags: [['e', E1]] },
+    { name: 'an e tag with a three-value form', tags: [['e', E1, '']] },
+    { name: 'a bare e tag', tags: [['e'], ['h', CHANNEL]] },
+    { name: 'a malformed anchor id', tags: [['e', E1.slice(1), '', 'root']] },
+    { name: 'a malformed id on a mention', tags: [['e', 'x'.repeat(64), '', 'mention']] },
+  ])('is null for $name, which buzz-acp refuses', ({ tags }) => {
+    expect(threadKey(scrapedWithTags(tags, E3))).toBeNull();
   });
 });

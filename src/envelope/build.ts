@@ -5,7 +5,7 @@
  */
 import { finalizeEvent } from 'nostr-tools/pure';
 import type { BuzzJob, BuzzMember, BuzzReply } from '../context.js';
-import { BuzzMetaError } from '../errors.js';
+import { BuzzMetaError, pointer } from '../errors.js';
 import { markedAnchors } from '../nip10.js';
 import { publicKeyHex, schnorrSignHex, bytesToHex } from './crypto.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf, withoutKey } from './hashes.js';
@@ -93,7 +93,7 @@ export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
     members,
     membershipRevision: membershipRevisionOf(input.channelId, members),
   };
-  const reply = replyAnchorsOf(last);
+  const reply = anchorsOf(last, ['events', events.length - 1]);
   const job = input.job === undefined ? undefined : copyJob(input.job);
   const deliveryId = deliveryIdOf({ version: 1, channel, reply, events, job });
   const unsigned =
@@ -132,15 +132,28 @@ export function attestBuzzEnvelope<T extends object>(
 }
 
 /**
- * The reply anchors buzz-acp derives from the last event's NIP-10 marked `e` tags: root marker →
- * root, reply marker → parent; a root-less reply uses the parent as root; with neither, the event
- * is its own root and has no parent.
+ * The reply anchors buzz-acp's `thread_anchors` derives from the last event's NIP-10 marked `e`
+ * tags: the last `reply` marker is the parent (else `null`); the last `root` marker is the root,
+ * else the parent, else the event itself; ids are lowercased.
+ *
+ * @example
+ * ```ts
+ * replyAnchorsOf({ id, tags: [['e', rootId, '', 'root']] }) // { rootEventId: rootId, parentEventId: null, replyToEventId: id }
+ * ```
+ * @throws BuzzMetaError `invalid_option` at `/tags/<i>` for an `e` tag without a marker or with an
+ *   id that is not 64 hex digits: buzz-acp refuses such an event.
  */
 export function replyAnchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>): BuzzReply {
-  const { root, parent } = markedAnchors(last.tags);
-  if (parent !== undefined) return { rootEventId: root ?? parent, parentEventId: parent, replyToEventId: last.id };
-  if (root !== undefined) return { rootEventId: root, parentEventId: root, replyToEventId: last.id };
-  return { rootEventId: last.id, parentEventId: null, replyToEventId: last.id };
+  return anchorsOf(last, []);
+}
+
+function anchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>, at: readonly (string | number)[]): BuzzReply {
+  const anchors = markedAnchors(last.tags);
+  if (!anchors.ok) {
+    throw BuzzMetaError.of('invalid_option', pointer([...at, 'tags', anchors.tagIndex]), anchors.message);
+  }
+  const { root, parent } = anchors;
+  return { rootEventId: root ?? parent ?? last.id, parentEventId: parent ?? null, replyToEventId: last.id };
 }
 
 /** An unsigned event as a host or test writes it. */

@@ -18,6 +18,13 @@ export function envelopeToContext(envelope: EnvelopeV1, raw: unknown, verified: 
     content: event.content,
     tags: event.tags.map((tag) => tag.slice()),
   }));
+  envelope.events.forEach((event, index) => {
+    if (event.tags.some((tag) => tag[0] === 'h' && tag[1] !== envelope.channel.id)) {
+      diagnostics.push(
+        `event ${String(index)} (${event.id}) also carries an h tag naming another channel or none; it is bound by its ["h", channel.id] tag`,
+      );
+    }
+  });
   const job = envelope.job;
   if (job !== undefined && !envelope.events.some((event) => event.id === job.eventId)) {
     diagnostics.push('job.eventId is not among the delivered events');

@@ -186,13 +186,10 @@ export function checkEnvelope(
   return { ok: true, envelope, keyed: agentPubkey !== undefined };
 }
 
-/** Every `h` tag must name this channel, and there must be one. */
+/**
+ * Bound as upstream binds it: at least one `["h", channel.id]` tag. Further `h` tags (another
+ * channel, no value) were signed by the author, so they forge nothing; the context reports them.
+ */
 function isBoundToChannel(tags: readonly (readonly string[])[], channelId: string): boolean {
-  let bound = false;
-  for (const tag of tags) {
-    if (tag[0] !== 'h') continue;
-    if (tag[1] !== channelId) return false;
-    bound = true;
-  }
-  return bound;
+  return tags.some((tag) => tag[0] === 'h' && tag[1] === channelId);
 }

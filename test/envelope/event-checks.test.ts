@@ -82,6 +82,26 @@ describe('an event from another channel', () => {
 
   test.each([
     { name: 'no h tag', tags: [['t', 'x']] },
+    { name: 'an upper-case channel id', tags: [['h', CHANNEL_ID.toUpperCase()]] },
+    { name: 'only a bare h tag', tags: [['h']] },
+  ])('an event with $name is event_channel_mismatch', ({ tags }) => {
+    const event = signEventFixed({ kind: 9, created_at: T0, tags, content: 'x' }, OWNER);
+    expect(outcome(withEvent(0, event)).verify).toEqual([['event_channel_mismatch', '/_meta/buzz/events/0/tags']]);
+  });
+  test('the host builder refuses to build it', () => {
+    expect(() =>
+      buildBuzzEnvelope({
+        agentSecretKey: AGENT.secretKey,
+        channelId: CHANNEL_ID,
+        ownerPubkey: OWNER.pubkey,
+        events: [foreign],
+      }),
+    ).toThrow(expect.objectContaining({ code: 'event_channel_mismatch', path: '/_meta/buzz/events/0/tags' }));
+  });
+});
+
+describe('an event bound to this channel that carries further h tags (upstream accepts it)', () => {
+  test.each([
     {
       name: 'this channel and another',
       tags: [
@@ -96,21 +116,16 @@ describe('an event from another channel', () => {
         ['h', CHANNEL_ID],
       ],
     },
-    { name: 'an upper-case channel id', tags: [['h', CHANNEL_ID.toUpperCase()]] },
-    { name: 'an h tag without a value', tags: [['h'], ['h', CHANNEL_ID]] },
-  ])('an event with $name is event_channel_mismatch', ({ tags }) => {
+    { name: 'a bare h tag before it', tags: [['h'], ['h', CHANNEL_ID]] },
+  ])('with $name: verified, with a diagnostic naming the event', ({ tags }) => {
     const event = signEventFixed({ kind: 9, created_at: T0, tags, content: 'x' }, OWNER);
-    expect(outcome(withEvent(0, event)).verify).toEqual([['event_channel_mismatch', '/_meta/buzz/events/0/tags']]);
-  });
-
-  test('the host builder refuses to build it', () => {
-    expect(() =>
-      buildBuzzEnvelope({
-        agentSecretKey: AGENT.secretKey,
-        channelId: CHANNEL_ID,
-        ownerPubkey: OWNER.pubkey,
-        events: [foreign],
-      }),
-    ).toThrow(expect.objectContaining({ code: 'event_channel_mismatch', path: '/_meta/buzz/events/0/tags' }));
+    const envelope = withEvent(0, event);
+    expect(verifyBuzzEnvelope(envelope, { agentPubkey: AGENT.pubkey })).toEqual({ ok: true, failures: [] });
+    const read = readBuzzContext(promptParams(envelope), { agentPubkey: AGENT.pubkey, minTrust: 'verified' });
+    if (!read.ok) throw read.error;
+    expect(read.context.diagnostics).toEqual([
+      `event 0 (${event.id}) also carries an h tag naming another channel or none; it is bound by its ["h", channel.id] tag`,
+    ]);
+    expect(read.context.diagnostics.join('')).not.toContain(OTHER_CHANNEL_ID);
   });
 });

@@ -120,38 +120,135 @@ describe('attestBuzzEnvelope', () => {
   });
 });
 
-describe('replyAnchorsOf (NIP-10 marked e tags of the last event)', () => {
+describe('replyAnchorsOf: buzz-acp thread_anchors (buzz_envelope.rs, commit 97e1444)', () => {
   const anchors = (tags: string[][]) => replyAnchorsOf({ id: EVENT_ID, tags });
+  const OTHER_ID = 'c'.repeat(64);
 
   test.each([
     {
-      name: 'root and reply markers: root and parent as marked',
+      name: 'root marker only: a direct reply to the root, parent null',
+      tags: [['e', THREAD_ROOT_ID, '', 'root']],
+      expected: { rootEventId: THREAD_ROOT_ID, parentEventId: null, replyToEventId: EVENT_ID },
+    },
+    {
+      name: 'reply marker only: that event is parent and root',
+      tags: [['e', PARENT_ID, '', 'reply']],
+      expected: { rootEventId: PARENT_ID, parentEventId: PARENT_ID, replyToEventId: EVENT_ID },
+    },
+    {
+      name: 'root and reply plus a mention: the mention routes nothing',
       tags: [
+        ['e', THREAD_ROOT_ID, '', 'root'],
+        ['e', OTHER_ID, 'wss://relay.example', 'mention'],
+        ['e', PARENT_ID, '', 'reply'],
+      ],
+      expected: { rootEventId: THREAD_ROOT_ID, parentEventId: PARENT_ID, replyToEventId: EVENT_ID },
+    },
+    {
+      name: 'repeated markers: the last root and the last reply win',
+      tags: [
+        ['e', OTHER_ID, '', 'root'],
+        ['e', OTHER_ID, '', 'reply'],
         ['e', THREAD_ROOT_ID, '', 'root'],
         ['e', PARENT_ID, '', 'reply'],
       ],
       expected: { rootEventId: THREAD_ROOT_ID, parentEventId: PARENT_ID, replyToEventId: EVENT_ID },
     },
     {
-      name: 'only a reply marker: the parent is the root too',
-      tags: [['e', PARENT_ID, '', 'reply']],
-      expected: { rootEventId: PARENT_ID, parentEventId: PARENT_ID, replyToEventId: EVENT_ID },
-    },
-    {
-      name: 'only a root marker: a direct reply to the root',
-      tags: [['e', THREAD_ROOT_ID, '', 'root']],
-      expected: { rootEventId: THREAD_ROOT_ID, parentEventId: THREAD_ROOT_ID, replyToEventId: EVENT_ID },
-    },
-    {
-      name: 'no marked e tag: the event is its own root, without a parent',
+      name: 'upper-case anchor ids: lowercased',
       tags: [
-        ['h', CHANNEL_ID],
-        ['e', PARENT_ID],
+        ['e', THREAD_ROOT_ID.toUpperCase(), '', 'root'],
+        ['e', PARENT_ID.toUpperCase(), '', 'reply'],
       ],
+      expected: { rootEventId: THREAD_ROOT_ID, parentEventId: PARENT_ID, replyToEventId: EVENT_ID },
+    },
+    {
+      name: 'an empty or unknown marker: checked, routes nothing',
+      tags: [
+        ['e', PARENT_ID, '', ''],
+        ['e', THREAD_ROOT_ID, '', 'ROOT'],
+      ],
+      expected: { rootEventId: EVENT_ID, parentEventId: null, replyToEventId: EVENT_ID },
+    },
+    {
+      name: 'no e tag: the event is its own root, without a parent',
+      tags: [['h', CHANNEL_ID]],
       expected: { rootEventId: EVENT_ID, parentEventId: null, replyToEventId: EVENT_ID },
     },
   ])('$name', ({ tags, expected }) => {
     expect(anchors(tags)).toEqual(expected);
+  });
+
+  const UNMARKED =
+    'an e tag without a NIP-10 marker (fewer than 4 values) makes the thread anchor ambiguous; buzz-acp refuses the event';
+  const MALFORMED = 'an e tag’s event id is not 64 hex digits; buzz-acp refuses the event';
+  test.each([
+    {
+      name: 'an unmarked e tag',
+      tags: [
+        ['h', CHANNEL_ID],
+        ['e', PARENT_ID],
+      ],
+      at: 1,
+      message: UNMARKED,
+    },
+    { name: 'a three-value e tag', tags: [['e', PARENT_ID, '']], at: 0, message: UNMARKED },
+    { name: 'a bare e tag', tags: [['e']], at: 0, message: UNMARKED },
+    { name: 'a short anchor id', tags: [['e', PARENT_ID.slice(2), '', 'reply']], at: 0, message: MALFORMED },
+    { name: 'a non-hex anchor id', tags: [['e', 'g'.repeat(64), '', 'root']], at: 0, message: MALFORMED },
+    {
+      name: 'a malformed id on a mention after good anchors',
+      tags: [
+        ['e', PARENT_ID, '', 'reply'],
+        ['e', 'nope', '', 'mention'],
+      ],
+      at: 1,
+      message: MALFORMED,
+    },
+  ])('refuses $name with invalid_option at its tag', ({ tags, at, message }) => {
+    const error = thrownBuzzError(() => anchors(tags));
+    expect([error.code, error.path, error.message]).toEqual([
+      'invalid_option',
+      `/tags/${String(at)}`,
+      `/tags/${String(at)}: ${message}`,
+    ]);
+  });
+
+  test('the builder refuses such a last event, pointing into its input', () => {
+    const [first] = sampleEvents();
+    const unmarked = signEvent(
+      {
+        kind: 9,
+        created_at: 1_785_840_100,
+        tags: [
+          ['h', CHANNEL_ID],
+          ['e', first.id],
+        ],
+        content: 'x',
+      },
+      OWNER.secretKey,
+    );
+    const error = thrownBuzzError(() => buildBuzzEnvelope({ ...input, events: [first, unmarked] }));
+    expect([error.code, error.path]).toEqual(['invalid_option', '/events/1/tags/1']);
+  });
+
+  test('the builder writes the lowercased anchors, and the result verifies', () => {
+    const [first] = sampleEvents();
+    const last = signEvent(
+      {
+        kind: 9,
+        created_at: 1_785_840_100,
+        tags: [
+          ['h', CHANNEL_ID],
+          ['e', THREAD_ROOT_ID.toUpperCase(), '', 'root'],
+        ],
+        content: 'x',
+      },
+      OWNER.secretKey,
+    );
+    const envelope = buildBuzzEnvelope({ ...input, events: [first, last] });
+    expect(envelope.reply).toEqual({ rootEventId: THREAD_ROOT_ID, parentEventId: null, replyToEventId: last.id });
+    expect(verifyBuzzEnvelope(envelope, { agentPubkey: AGENT.pubkey })).toEqual({ ok: true, failures: [] });
   });
 });
 
