@@ -18,9 +18,10 @@ export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
   /**
    * Cancelled events of a Steer/Interrupt merge (`context.cancelledEvents`) that this claim took
    * over because nobody held or had handled them (the cancelled turn released them): they are
-   * committed or released together with `fresh`. Empty for ordinary deliveries.
+   * committed or released together with `fresh`. Empty for ordinary deliveries; `createDeduper`
+   * always sets it (optional so that other `Deduper` implementations need not).
    */
-  readonly carried: readonly BuzzEvent[];
+  readonly carried?: readonly BuzzEvent[];
   /**
    * Set when the store failed under `onStoreError: 'fail-open'`: every event is then `fresh`
    * (at-least-once), and this says why. Absent when the store answered.

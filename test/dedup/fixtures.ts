@@ -50,7 +50,8 @@ export function scraped(events: readonly BuzzEvent[], channelId = CHANNEL): Buzz
   };
 }
 
-/** The event ids of `events`, for exact comparisons. */
-export function ids(events: readonly BuzzEvent[]): (string | null)[] {
+/** The event ids of `events`, for exact comparisons (`carried` is optional in the type; ours always sets it). */
+export function ids(events: readonly BuzzEvent[] | undefined): (string | null)[] {
+  if (events === undefined) throw new Error('no event list');
   return events.map((e) => e.id);
 }

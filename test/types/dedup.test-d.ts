@@ -21,7 +21,9 @@ describe('dedup types', () => {
     expectTypeOf(deduper.claim(verified)).resolves.toHaveProperty('fresh').toEqualTypeOf<readonly BuzzSignedEvent[]>();
     const scraped = {} as BuzzScrapedContext;
     expectTypeOf(deduper.claim(scraped)).resolves.toHaveProperty('seen').toEqualTypeOf<readonly BuzzEvent[]>();
-    expectTypeOf(deduper.claim(scraped)).resolves.toHaveProperty('carried').toEqualTypeOf<readonly BuzzEvent[]>();
+    expectTypeOf(deduper.claim(scraped))
+      .resolves.toHaveProperty('carried')
+      .toEqualTypeOf<readonly BuzzEvent[] | undefined>();
   });
 
   test('a claim reports store failures as a BuzzMetaError and settles with promises', () => {
