@@ -33,6 +33,8 @@ export const BUZZ_ERROR_CODES = [
   'invalid_npub',
   'no_sender',
   'internal',
+  // Dedup
+  'dedup_store_unavailable',
   // Prompt text (legacy scraper)
   'invalid_prompt_text',
   'ambiguous_prompt_text',
