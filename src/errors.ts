@@ -33,6 +33,8 @@ export const BUZZ_ERROR_CODES = [
   'invalid_npub',
   'no_sender',
   'internal',
+  // Dedup
+  'dedup_store_unavailable',
 ] as const;
 
 /** A stable error code; see {@link BUZZ_ERROR_CODES}. */

@@ -35,4 +35,16 @@ export type { DeliveryIdInput } from './envelope/hashes.js';
 export { verifyBuzzEnvelope } from './envelope/verify.js';
 export type { VerifyEnvelopeOptions, EnvelopeVerification } from './envelope/verify.js';
 export { ENVELOPE_DOMAIN, ATTESTATION_ALGORITHM, JOB_TITLE_MAX_BYTES } from './envelope/schema.js';
-export type { BuzzClaim, Deduper } from './dedup/types.js';
+export { createDeduper } from './dedup/deduper.js';
+export type { DeduperOptions, StoreErrorPolicy } from './dedup/deduper.js';
+export { createMemoryStore } from './dedup/memory-store.js';
+export type { MemoryStore, MemoryStoreOptions } from './dedup/memory-store.js';
+export { dedupKeyOf } from './dedup/event-key.js';
+export type {
+  BuzzClaim,
+  Deduper,
+  DedupStore,
+  DedupStoreRequest,
+  DedupClaimRequest,
+  DedupCommitRequest,
+} from './dedup/types.js';
