@@ -1,6 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Coverage floor for the modules that decide trust: envelope parsing/verification, drafts, keys. */
+/** Coverage floor for the modules that decide trust (envelope parsing/verification, drafts, keys) or handling (dedup). */
 const critical = { lines: 95, branches: 90 } as const;
 
 /**
@@ -48,6 +48,7 @@ export default defineConfig({
         'src/draft/**': critical,
         'src/keys.ts': critical,
         'src/npub.ts': critical,
+        'src/dedup/**': critical,
       },
     },
   },

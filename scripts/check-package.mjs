@@ -4,7 +4,10 @@
 // 1. Packs the package once (`npm pack --json`, the same file list `npm pack --dry-run` prints)
 //    and checks that it ships only dist/, README.md, LICENSE, package.json and docs/schema/*.json,
 //    with nothing test-like inside dist/ (tests, fixtures, vectors, examples, benches, or their
-//    source maps), and that every file `exports` points at is in the tarball.
+//    source maps), and that every file `exports` points at is in the tarball. No source maps
+//    at all: src/ is not shipped, so a map would point at files that are not there, and dist/
+//    is tsc's readable, comment-keeping output (a stack trace is legible without one). Neither
+//    a .map file nor a sourceMappingURL comment may be in the tarball.
 // 2. Runs publint (strict: warnings count as errors; suggestions are printed and fail too) on
 //    that tarball.
 // 3. Runs @arethetypeswrong/cli with the esm-only profile on that tarball.
@@ -69,6 +72,12 @@ try {
     if (!allowed.some((re) => re.test(file))) fail(`not allowed in the package: ${file}`);
     if (forbidden.some((re) => re.test(file))) {
       fail(`test/fixture material in the package: ${file}`);
+    }
+  }
+  for (const file of files) {
+    if (file.endsWith('.map')) fail(`source map in the package (its sources are not shipped): ${file}`);
+    else if (/\.[cm]?[jt]s$/.test(file) && readFileSync(path.join(root, file), 'utf8').includes('sourceMappingURL')) {
+      fail(`sourceMappingURL comment in the package (no maps ship): ${file}`);
     }
   }
   for (const file of required) {

@@ -5,6 +5,8 @@
 export { readBuzzContext, parseBuzzContext } from './read.js';
 export type { ReadBuzzOptions, BuzzReadResult, ContextFor } from './read.js';
 export { createBuzzReader } from './reader.js';
+export { scrapePromptText } from './legacy/scrape.js';
+export type { ScrapeOptions, ScrapeResult } from './legacy/scrape.js';
 export type { BuzzReader, BuzzReaderOptions } from './reader.js';
 export { BuzzMetaError, BUZZ_ERROR_CODES } from './errors.js';
 export type { BuzzErrorCode, BuzzIssue } from './errors.js';
@@ -35,3 +37,16 @@ export type { DeliveryIdInput } from './envelope/hashes.js';
 export { verifyBuzzEnvelope } from './envelope/verify.js';
 export type { VerifyEnvelopeOptions, EnvelopeVerification } from './envelope/verify.js';
 export { ENVELOPE_DOMAIN, ATTESTATION_ALGORITHM, JOB_TITLE_MAX_BYTES } from './envelope/schema.js';
+export { createDeduper } from './dedup/deduper.js';
+export type { DeduperOptions, StoreErrorPolicy } from './dedup/deduper.js';
+export { createMemoryStore } from './dedup/memory-store.js';
+export type { MemoryStore, MemoryStoreOptions } from './dedup/memory-store.js';
+export { dedupKeyOf } from './dedup/event-key.js';
+export type {
+  BuzzClaim,
+  Deduper,
+  DedupStore,
+  DedupStoreRequest,
+  DedupClaimRequest,
+  DedupCommitRequest,
+} from './dedup/types.js';

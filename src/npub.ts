@@ -77,7 +77,27 @@ export function isNpub(text: unknown): text is `npub1${string}` {
   }
 }
 
+/** Where a `nostr:` URI (NIP-21) starts; compared case-insensitively. */
+const NOSTR_URI_PREFIX = 'nostr:';
+
 function decodeNpub(text: string): string {
+  if (text === '') {
+    throw BuzzMetaError.of('invalid_npub', '', 'the pubkey is empty: give an npub or 64 hex digits');
+  }
+  if (text.trim() !== text) {
+    throw BuzzMetaError.of(
+      'invalid_npub',
+      '',
+      'the pubkey starts or ends with whitespace; nothing is trimmed, so remove it (e.g. from the config file)',
+    );
+  }
+  if (text.slice(0, NOSTR_URI_PREFIX.length).toLowerCase() === NOSTR_URI_PREFIX) {
+    throw BuzzMetaError.of(
+      'invalid_npub',
+      '',
+      'this is a nostr: URI, not a bare npub; drop the "nostr:" prefix and pass the npub1… part',
+    );
+  }
   if (text.length > MAX_INPUT_LENGTH) {
     throw BuzzMetaError.of(
       'invalid_npub',

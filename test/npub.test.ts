@@ -47,9 +47,6 @@ describe('toHexPubkey', () => {
     ['wrong payload length (20 bytes)', NPUB_20_BYTES, 'invalid_npub', 'carries 20'],
     ['bad checksum', NPUB.slice(0, -1) + 'q', 'invalid_npub', 'checksum'],
     ['mixed case', 'NPUB1' + NPUB.slice(5), 'invalid_npub', 'checksum'],
-    ['leading space', ' ' + NPUB, 'invalid_npub', 'checksum'],
-    ['nostr: URI', 'nostr:' + NPUB, 'invalid_npub', 'checksum'],
-    ['empty string', '', 'invalid_npub', 'checksum'],
     ['very long input', 'npub1' + 'q'.repeat(5000), 'invalid_npub', 'far longer'],
   ])('refuses %s', (_, input, code, words) => {
     const caught = thrownBuzzError(() => toHexPubkey(input));

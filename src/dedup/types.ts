@@ -1,8 +1,9 @@
 /**
- * The public shape of event-id dedup (issue 9): what a `Deduper` hands back for one delivery.
- * Types only; the deduper and its stores live beside this file.
+ * The public shape of event-id dedup (issue 9): what a `Deduper` hands back for one delivery, and
+ * the store interface behind it (memory, Redis, or one a user brings). Types only.
  */
 import type { BuzzContext, BuzzEvent } from '../context.js';
+import type { BuzzMetaError } from '../errors.js';
 
 /**
  * One claim on the events of a delivery. `fresh` and `seen` partition `context.events`, order
@@ -14,6 +15,18 @@ export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
   readonly fresh: readonly E[];
   /** Events already handled, or in flight elsewhere: do not act on them again. */
   readonly seen: readonly E[];
+  /**
+   * Cancelled events of a Steer/Interrupt merge (`context.cancelledEvents`) that this claim took
+   * over because nobody held or had handled them (the cancelled turn released them): they are
+   * committed or released together with `fresh`. Empty for ordinary deliveries; `createDeduper`
+   * always sets it (optional so that other `Deduper` implementations need not).
+   */
+  readonly carried?: readonly BuzzEvent[];
+  /**
+   * Set when the store failed under `onStoreError: 'fail-open'`: every event is then `fresh`
+   * (at-least-once), and this says why. Absent when the store answered.
+   */
+  readonly storeError?: BuzzMetaError;
   /** Marks the fresh events handled (for the deduper's `ttlMs`). */
   commit(): Promise<void>;
   /** Makes the fresh events claimable again at once. */
@@ -24,4 +37,51 @@ export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
 export interface Deduper {
   /** Claims every event of `context` that is neither handled nor in flight. */
   claim<C extends BuzzContext>(context: C): Promise<BuzzClaim<C['events'][number]>>;
+}
+
+/**
+ * What the deduper asks of a store for one claim, commit or release: the dedup keys of one
+ * channel's events and the claim's token. A store keeps, per `(scope, id)`, either nothing, an
+ * in-flight lease (the token of the claim holding it, expiring after `leaseMs`) or a handled mark
+ * (expiring after `ttlMs`).
+ */
+export interface DedupStoreRequest {
+  /** The channel id the keys belong to; every key of one request shares it (one Redis hash slot). */
+  readonly scope: string;
+  /** Dedup keys of the events (see docs/dedup.md, "Keys"), distinct, at least one. */
+  readonly ids: readonly string[];
+  /** Unique per claim: only the claim holding a lease may commit or release it. */
+  readonly token: string;
+}
+
+/** A {@link DedupStoreRequest} to claim keys for `leaseMs`. */
+export interface DedupClaimRequest extends DedupStoreRequest {
+  /** How long an unsettled lease lasts, in ms (a positive integer). */
+  readonly leaseMs: number;
+}
+
+/** A {@link DedupStoreRequest} to mark keys handled for `ttlMs`. */
+export interface DedupCommitRequest extends DedupStoreRequest {
+  /** How long a handled mark lasts, in ms (a positive integer). */
+  readonly ttlMs: number;
+}
+
+/**
+ * Where a deduper keeps its memory. Each call is atomic over all of its keys (one round trip for
+ * a remote store). Implement it to bring your own engine; `createMemoryStore` and
+ * `buzz-meta/redis`'s `createRedisStore` are the two that ship.
+ */
+export interface DedupStore {
+  /**
+   * For each id, in order: `true` (and a lease under `token` for `leaseMs`) when the key held
+   * nothing, `false` when it holds a live lease or a handled mark.
+   */
+  claim(request: DedupClaimRequest): Promise<readonly boolean[]>;
+  /**
+   * Marks each id handled for `ttlMs` where it holds this `token`'s lease or nothing; leaves a
+   * key held by another claim, or already handled, as it is.
+   */
+  commit(request: DedupCommitRequest): Promise<void>;
+  /** Drops each id's lease where it holds this `token`'s lease; leaves every other key as it is. */
+  release(request: DedupStoreRequest): Promise<void>;
 }

@@ -6,6 +6,7 @@
 import { finalizeEvent } from 'nostr-tools/pure';
 import type { BuzzJob, BuzzMember, BuzzReply } from '../context.js';
 import { BuzzMetaError, pointer } from '../errors.js';
+import { isHex64, UUID_PATTERN } from '../hex.js';
 import { markedAnchors } from '../nip10.js';
 import { publicKeyHex, schnorrSignHex, bytesToHex } from './crypto.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf, withoutKey } from './hashes.js';
@@ -75,6 +76,7 @@ export interface BuildEnvelopeInput {
  * @throws BuzzMetaError with the code of the first problem found.
  */
 export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
+  checkInputIds(input);
   const agentPubkey = publicKeyHex(input.agentSecretKey);
   const members = sortedMembers(
     input.members ?? [
@@ -208,6 +210,33 @@ function sortedMembers(members: readonly BuzzMember[]): BuzzMember[] {
   return members
     .map((member) => ({ pubkey: member.pubkey, role: member.role }))
     .sort((a, b) => (a.pubkey < b.pubkey ? -1 : 1));
+}
+
+/**
+ * The identifiers a host most often gets wrong (an npub where hex belongs, an upper-case UUID),
+ * reported at the input field the host wrote rather than at the wire path of the envelope
+ * built from it.
+ */
+function checkInputIds(input: BuildEnvelopeInput): void {
+  if (typeof input.channelId !== 'string' || !UUID_PATTERN.test(input.channelId)) {
+    throw BuzzMetaError.of('invalid_option', '/channelId', 'channelId must be a lowercase, hyphenated UUID');
+  }
+  if (!isHex64(input.ownerPubkey)) {
+    throw BuzzMetaError.of(
+      'invalid_option',
+      '/ownerPubkey',
+      'ownerPubkey must be 64 lowercase hex digits (convert an npub with toHexPubkey)',
+    );
+  }
+  input.members?.forEach((member, index) => {
+    if (!isHex64(member.pubkey)) {
+      throw BuzzMetaError.of(
+        'invalid_option',
+        `/members/${String(index)}/pubkey`,
+        'a member pubkey must be 64 lowercase hex digits (convert an npub with toHexPubkey)',
+      );
+    }
+  });
 }
 
 function copyJob(job: BuzzJob): BuzzJob {

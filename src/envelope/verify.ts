@@ -45,6 +45,15 @@ export type EnvelopeCheck =
  * @throws BuzzMetaError `invalid_pubkey`/`invalid_npub`/`invalid_option` for bad options only.
  */
 export function verifyBuzzEnvelope(envelope: unknown, options: VerifyEnvelopeOptions): EnvelopeVerification {
+  // Widened: JavaScript callers omit the options or pass the key itself, and deserve a clear error.
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) {
+    throw BuzzMetaError.of(
+      'invalid_option',
+      '',
+      'verifyBuzzEnvelope needs options { agentPubkey }: the agent’s own pubkey from configuration',
+    );
+  }
   const agentPubkey = pinnedKey(options.agentPubkey);
   const checked = checkEnvelope(envelope, agentPubkey, resolveLimits(options.limits));
   if (checked.ok) return { ok: true, failures: [] };
@@ -54,6 +63,13 @@ export function verifyBuzzEnvelope(envelope: unknown, options: VerifyEnvelopeOpt
 
 /** Normalizes the configured agent key, reporting a bad one as an option error. */
 export function pinnedKey(agentPubkey: unknown): string {
+  if (agentPubkey === undefined) {
+    throw BuzzMetaError.of(
+      'invalid_option',
+      '/agentPubkey',
+      'agentPubkey is required: the agent’s own pubkey from configuration (64 hex digits or an npub)',
+    );
+  }
   if (typeof agentPubkey !== 'string') {
     throw BuzzMetaError.of('invalid_option', '/agentPubkey', 'agentPubkey must be 64 hex digits or an npub');
   }

@@ -1,0 +1,220 @@
+/**
+ * The `session/prompt` wrapper: read the Buzz context once, enforce the reader's `minTrust`,
+ * claim the events through an optional deduper, call the agent's handler with what it needs,
+ * and settle the claim the way the turn ended (commit on an answer, release on a throw or a
+ * `session/cancel`). The matching `session/cancel` handler is part of the same object, because
+ * a claim that a cancel does not release would block the retry until its lease runs out.
+ */
+import type {
+  AgentNotificationHandler,
+  AgentRequestContext,
+  AgentRequestHandler,
+  CancelNotification,
+  MaybePromise,
+  PromptRequest,
+  PromptResponse,
+} from '@agentclientprotocol/sdk';
+import type { BuzzContext } from '../context.js';
+import type { Deduper } from '../dedup/types.js';
+import type { BuzzMetaError } from '../errors.js';
+import { channelKey, senderKey, threadKey } from '../keys.js';
+import type { BuzzReader } from '../reader.js';
+import { TurnRegistry } from './turns.js';
+
+/** What the wrapper does with a prompt that carries no Buzz context (`no_buzz_context`). */
+export type MissingContextPolicy = 'pass' | 'refuse';
+
+/** Partition keys of a turn, computed once (see `channelKey`, `senderKey`, `threadKey`). */
+export interface BuzzTurnKeys {
+  /** `buzz:channel:<uuid>`. */
+  readonly channel: string;
+  /** `buzz:pubkey:<hex>` of the last event's sender; `null` for a delivery without events. */
+  readonly sender: string | null;
+  /** `buzz:thread:<root id>`, or `null` where the source carries no thread facts. */
+  readonly thread: string | null;
+}
+
+/** The Buzz facts of one turn, as the agent's handler receives them. */
+export interface BuzzTurn<C extends BuzzContext = BuzzContext> {
+  /** The context, read once; typed by the reader's `minTrust`. */
+  readonly context: C;
+  /** Partition keys of the context. */
+  readonly keys: BuzzTurnKeys;
+  /** Events to act on: all of `context.events` without a deduper, else the ones this turn claimed. */
+  readonly fresh: readonly C['events'][number][];
+  /** Events already handled or in flight elsewhere (always empty without a deduper). */
+  readonly seen: readonly C['events'][number][];
+}
+
+/** What the agent's handler receives: the SDK's request context, plus `buzz`. */
+export type BuzzPromptContext<
+  C extends BuzzContext,
+  M extends MissingContextPolicy,
+> = AgentRequestContext<PromptRequest> & {
+  /** The Buzz facts; `undefined` only for a prompt without Buzz context under `missing: 'pass'`. */
+  readonly buzz: M extends 'refuse' ? BuzzTurn<C> : BuzzTurn<C> | undefined;
+};
+
+/** The agent's own prompt handler, called once per turn that has something fresh to do. */
+export type BuzzPromptHandler<C extends BuzzContext, M extends MissingContextPolicy> = (
+  request: BuzzPromptContext<C, M>,
+) => MaybePromise<PromptResponse>;
+
+/** Why the wrapper answered a prompt without calling the handler. */
+export type BuzzPromptOutcome =
+  | {
+      readonly outcome: 'refused';
+      readonly code: BuzzMetaError['code'];
+      readonly path: string;
+      readonly reason: string;
+    }
+  | { readonly outcome: 'all-seen'; readonly seen: number }
+  | { readonly outcome: 'cancelled' };
+
+/** Options of {@link buzzHandlers}. */
+export interface BuzzHandlersOptions<C extends BuzzContext, M extends MissingContextPolicy> {
+  /** Reads every prompt once; its `minTrust` and `agentPubkey` are the policy (see `createBuzzReader`). */
+  readonly reader: BuzzReader<C>;
+  /** Claims each event so it is handled once; without it every event is fresh. */
+  readonly deduper?: Deduper;
+  /** `'pass'` (default): a prompt without Buzz context reaches the handler with `buzz` undefined; `'refuse'`: it is refused. */
+  readonly missing?: M;
+  /** Prefix of the partition keys (default `buzz`). */
+  readonly prefix?: string;
+  /** Called for each prompt answered by the wrapper itself (refused, all seen, cancelled), e.g. to log to stderr. */
+  readonly onOutcome?: (outcome: BuzzPromptOutcome, params: PromptRequest) => void;
+  /** Called after the wrapper cancelled the session's turn, for the agent's own cancel work. */
+  readonly onCancel?: AgentNotificationHandler<CancelNotification>;
+}
+
+/** The two handlers to register on an `agent()` app. */
+export interface BuzzHandlers {
+  /** Register with `.onRequest(methods.agent.session.prompt, handlers.prompt)`. */
+  readonly prompt: AgentRequestHandler<PromptRequest, PromptResponse>;
+  /** Register with `.onNotification(methods.agent.session.cancel, handlers.cancel)`. */
+  readonly cancel: AgentNotificationHandler<CancelNotification>;
+}
+
+/**
+ * The key under which the wrapper's own answers say why (`PromptResponse._meta[BUZZ_OUTCOME_META_KEY]`,
+ * a {@link BuzzPromptOutcome}).
+ */
+export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
+
+/**
+ * Wraps an agent's `session/prompt` handler with Buzz context, trust policy, dedup and cancel.
+ *
+ * Answers the wrapper gives itself (the handler is not called):
+ * - a read that fails (tampered, too weak for `minTrust`, malformed): `stopReason: 'refusal'`;
+ * - no Buzz context under `missing: 'refuse'`: `stopReason: 'refusal'` with code `no_buzz_context`;
+ * - every event already handled or in flight elsewhere (a redelivery): `stopReason: 'end_turn'`;
+ * - `session/cancel` before the handler started: `stopReason: 'cancelled'`.
+ *
+ * Each carries a {@link BuzzPromptOutcome} in `_meta.buzzMeta`. A turn cancelled while the
+ * handler runs is answered `cancelled` whatever the handler returns or throws, as ACP asks.
+ *
+ * @example
+ * ```ts
+ * import { agent, methods } from '@agentclientprotocol/sdk'
+ * import { createBuzzReader } from 'buzz-meta'
+ * import { buzzHandlers } from 'buzz-meta/acp'
+ *
+ * const reader = await createBuzzReader({ agentPubkey: 'npub1…', minTrust: 'verified' })
+ * const buzz = buzzHandlers({ reader, missing: 'refuse' }, ({ buzz }) => {
+ *   console.error(buzz.keys.sender, buzz.context.deliveryId) // a BuzzVerifiedContext
+ *   return { stopReason: 'end_turn' }
+ * })
+ * agent({ name: 'my-agent' })
+ *   .onRequest(methods.agent.session.prompt, buzz.prompt)
+ *   .onNotification(methods.agent.session.cancel, buzz.cancel)
+ * ```
+ */
+export function buzzHandlers<C extends BuzzContext, M extends MissingContextPolicy = 'pass'>(
+  options: BuzzHandlersOptions<C, M>,
+  handler: BuzzPromptHandler<C, M>,
+): BuzzHandlers {
+  const { reader, deduper, onOutcome, onCancel } = options;
+  const refuseMissing = options.missing === 'refuse';
+  const keyOptions = options.prefix === undefined ? undefined : { prefix: options.prefix };
+  const turns = new TurnRegistry();
+
+  const answer = (params: PromptRequest, stopReason: PromptResponse['stopReason'], outcome: BuzzPromptOutcome) => {
+    onOutcome?.(outcome, params);
+    return { stopReason, _meta: { [BUZZ_OUTCOME_META_KEY]: outcome } };
+  };
+
+  const prompt = async (request: AgentRequestContext<PromptRequest>): Promise<PromptResponse> => {
+    const { params } = request;
+    const read = reader.read(params);
+    let buzz: BuzzTurn<C> | undefined;
+    if (!read.ok) {
+      const { code, path, message } = read.error;
+      if (code !== 'no_buzz_context' || refuseMissing) {
+        return answer(params, 'refusal', { outcome: 'refused', code, path, reason: message });
+      }
+    }
+    const turn = turns.open(params.sessionId);
+    // The request's own abort (connection closed, `$/cancel_request`) cancels the turn too.
+    const onAbort = () => void turn.cancel().catch(() => undefined);
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (read.ok) {
+        const context = read.context;
+        let fresh: readonly C['events'][number][] = context.events;
+        let seen: readonly C['events'][number][] = [];
+        if (deduper !== undefined) {
+          const claim = await deduper.claim(context);
+          await turn.hold(claim);
+          ({ fresh, seen } = claim);
+        }
+        if (turn.cancelled) return answer(params, 'cancelled', { outcome: 'cancelled' });
+        if (fresh.length === 0 && seen.length > 0) {
+          await turn.release();
+          return answer(params, 'end_turn', { outcome: 'all-seen', seen: seen.length });
+        }
+        buzz = { context, keys: keysOf(context), fresh, seen };
+      }
+      const signal = AbortSignal.any([request.signal, turn.signal]);
+      let response: PromptResponse;
+      try {
+        response = await handler({
+          method: request.method,
+          params,
+          signal,
+          client: request.client,
+          requestId: request.requestId,
+          buzz: buzz as BuzzPromptContext<C, M>['buzz'],
+        });
+      } catch (error) {
+        await turn.release();
+        // A handler that stops on the abort signal throws: that is the cancellation, not a failure.
+        if (turn.cancelled) return answer(params, 'cancelled', { outcome: 'cancelled' });
+        throw error;
+      }
+      if (turn.cancelled) {
+        await turn.release();
+        return { ...response, stopReason: 'cancelled' };
+      }
+      await turn.commit();
+      return response;
+    } finally {
+      request.signal.removeEventListener('abort', onAbort);
+      turns.close(params.sessionId, turn);
+    }
+  };
+
+  function keysOf(context: C): BuzzTurnKeys {
+    return {
+      channel: channelKey(context, keyOptions),
+      sender: context.events.length === 0 ? null : senderKey(context, keyOptions),
+      thread: threadKey(context, keyOptions),
+    };
+  }
+
+  const cancel = async (notification: Parameters<AgentNotificationHandler<CancelNotification>>[0]) => {
+    await turns.cancel(notification.params.sessionId);
+    await onCancel?.(notification);
+  };
+
+  return { prompt, cancel };
+}

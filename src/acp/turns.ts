@@ -1,0 +1,84 @@
+/**
+ * The turns in flight, per ACP session: what `session/cancel` has to reach. A turn holds the
+ * dedup claim of its prompt; cancelling it aborts the handler's signal and releases the claim
+ * at once, so a retry of the same events is claimable before the cancelled turn even returns.
+ */
+import type { BuzzClaim } from '../dedup/types.js';
+
+/** One `session/prompt` between its arrival and its answer. */
+export class Turn {
+  /** Aborted when `session/cancel` arrives for this turn's session. */
+  readonly #abort = new AbortController();
+  #claim: BuzzClaim | undefined;
+  #settled = false;
+
+  /** The signal the user's handler sees (cancel only; the wrapper adds the request's own). */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** Whether `session/cancel` (or the request's own abort) arrived. */
+  get cancelled(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  /** Takes the claim of this turn; a turn cancelled while claiming releases it at once. */
+  async hold(claim: BuzzClaim): Promise<void> {
+    this.#claim = claim;
+    if (this.cancelled) await this.release();
+  }
+
+  /** Cancels the turn: the handler's signal aborts, the claim is released. */
+  async cancel(): Promise<void> {
+    if (!this.cancelled) this.#abort.abort(new Error('session/cancel'));
+    await this.release();
+  }
+
+  /** Releases the claim (cancel or failure); later settles are no-ops. */
+  async release(): Promise<void> {
+    const claim = this.#claim;
+    if (claim === undefined || this.#settled) return;
+    this.#settled = true;
+    await claim.release();
+  }
+
+  /** Commits the claim (the turn finished); later settles are no-ops. */
+  async commit(): Promise<void> {
+    const claim = this.#claim;
+    if (claim === undefined || this.#settled) return;
+    this.#settled = true;
+    await claim.commit();
+  }
+}
+
+/** Turns in flight by session id. ACP runs one prompt per session at a time; a set tolerates more. */
+export class TurnRegistry {
+  readonly #bySession = new Map<string, Set<Turn>>();
+
+  /** Registers a new turn of `sessionId`. */
+  open(sessionId: string): Turn {
+    const turn = new Turn();
+    let turns = this.#bySession.get(sessionId);
+    if (turns === undefined) {
+      turns = new Set();
+      this.#bySession.set(sessionId, turns);
+    }
+    turns.add(turn);
+    return turn;
+  }
+
+  /** Forgets a turn that was answered. */
+  close(sessionId: string, turn: Turn): void {
+    const turns = this.#bySession.get(sessionId);
+    if (turns === undefined) return;
+    turns.delete(turn);
+    if (turns.size === 0) this.#bySession.delete(sessionId);
+  }
+
+  /** Cancels every turn in flight of `sessionId`; returns how many there were. */
+  async cancel(sessionId: string): Promise<number> {
+    const turns = [...(this.#bySession.get(sessionId) ?? [])];
+    await Promise.all(turns.map((turn) => turn.cancel()));
+    return turns.length;
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * `createDeduper`: claim → commit/release over a {@link DedupStore}. At-least-once delivery in,
+ * effectively-once handling out. The lease/TTL model and failure policy: docs/dedup.md.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BuzzContext, BuzzEvent } from '../context.js';
+import { BuzzMetaError } from '../errors.js';
+import { dedupKeyOf } from './event-key.js';
+import { createMemoryStore } from './memory-store.js';
+import type { BuzzClaim, Deduper, DedupStore } from './types.js';
+
+/** What a deduper does when its store fails; see docs/dedup.md, "Failure policy". */
+export type StoreErrorPolicy = 'fail-open' | 'fail-closed';
+
+/** Options of {@link createDeduper}. */
+export interface DeduperOptions {
+  /** Where claims live; default a fresh `createMemoryStore()` (one process only). */
+  readonly store?: DedupStore;
+  /** How long a committed event counts as handled, in ms; default 24 h. */
+  readonly ttlMs?: number;
+  /** How long an unsettled claim holds its events before they are claimable again, in ms; default 5 min. */
+  readonly leaseMs?: number;
+  /**
+   * `'fail-open'` (default): a failed claim treats every event as fresh and says so in
+   * `storeError`; `'fail-closed'`: it rejects with `dedup_store_unavailable`.
+   */
+  readonly onStoreError?: StoreErrorPolicy;
+  /** Called with every store failure (claim, commit, release) under either policy. Never log keys from it. */
+  readonly onError?: (error: BuzzMetaError) => void;
+}
+
+const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_LEASE_MS = 5 * 60 * 1000;
+const settledPromise: Promise<void> = Promise.resolve();
+
+function positiveMs(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw BuzzMetaError.of('invalid_option', `/${name}`, `${name} must be a positive integer number of ms.`);
+  }
+  return value;
+}
+
+/** The policy, checked at run time too: a JavaScript caller may pass anything. */
+function policyOf(value: unknown): StoreErrorPolicy {
+  if (value === undefined || value === 'fail-open') return 'fail-open';
+  if (value === 'fail-closed') return 'fail-closed';
+  throw BuzzMetaError.of('invalid_option', '/onStoreError', "onStoreError must be 'fail-open' or 'fail-closed'.");
+}
+
+/** Wraps a store failure; the store's own error is kept as `cause`, never echoed in the message. */
+function storeFailure(action: string, cause: unknown): BuzzMetaError {
+  const error = BuzzMetaError.of('dedup_store_unavailable', '', `the dedup store failed to ${action}`);
+  error.cause = cause;
+  return error;
+}
+
+/**
+ * Creates a {@link Deduper}: `claim(context)` splits the context's events into `fresh` (claimed for
+ * this turn) and `seen` (handled, or in flight elsewhere); `commit()` after the turn marks them
+ * handled for `ttlMs`, `release()` after a cancel or failure frees them at once, and an unsettled
+ * claim frees them after `leaseMs`. Share one store (e.g. `buzz-meta/redis`) across a pool.
+ *
+ * @example
+ * ```ts
+ * const deduper = createDeduper();
+ * const claim = await deduper.claim(context);
+ * try {
+ *   for (const event of claim.fresh) await handle(event);
+ *   await claim.commit();
+ * } catch (error) {
+ *   await claim.release();
+ *   throw error;
+ * }
+ * ```
+ */
+export function createDeduper(options: DeduperOptions = {}): Deduper {
+  const store = options.store ?? createMemoryStore();
+  const ttlMs = positiveMs(options.ttlMs, DEFAULT_TTL_MS, 'ttlMs');
+  const leaseMs = positiveMs(options.leaseMs, DEFAULT_LEASE_MS, 'leaseMs');
+  const policy = policyOf(options.onStoreError);
+  const onError = options.onError;
+  // Tokens: unique per deduper (random) and per claim (counter), cheap to make.
+  const tokenPrefix = `t${randomUUID()}:`;
+  let counter = 0;
+
+  function report(error: BuzzMetaError): void {
+    if (onError === undefined) return;
+    try {
+      onError(error);
+    } catch {
+      // A throwing callback must not turn a reported failure into a lost claim.
+    }
+  }
+
+  /** Runs a settle operation under the policy: fail-closed rejects, fail-open reports and resolves. */
+  async function settle(action: string, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (cause) {
+      const error = storeFailure(action, cause);
+      report(error);
+      if (policy === 'fail-closed') throw error;
+    }
+  }
+
+  async function claim<C extends BuzzContext>(context: C): Promise<BuzzClaim<C['events'][number]>> {
+    type E = C['events'][number];
+    const scope = context.channelId;
+    const events: readonly E[] = context.events;
+    const cancelled: readonly BuzzEvent[] = context.cancelledEvents;
+    // Distinct keys in order: the delivery's events first, then the cancelled ones it carries.
+    const ids: string[] = [];
+    const slotOf = new Map<string, number>();
+    const eventSlots = events.map((event) => slotFor(dedupKeyOf(scope, event)));
+    const cancelledSlots = cancelled.map((event) => slotFor(dedupKeyOf(scope, event)));
+    function slotFor(key: string): number {
+      const known = slotOf.get(key);
+      if (known !== undefined) return -1; // a repeat of a key already in this delivery
+      slotOf.set(key, ids.length);
+      ids.push(key);
+      return ids.length - 1;
+    }
+
+    const token = tokenPrefix + String(counter++);
+    let granted: readonly boolean[];
+    let storeError: BuzzMetaError | undefined;
+    try {
+      granted = ids.length === 0 ? [] : await store.claim({ scope, ids, token, leaseMs });
+      if (granted.length !== ids.length) throw new TypeError('the store answered for a different number of keys');
+    } catch (cause) {
+      storeError = storeFailure('claim', cause);
+      report(storeError);
+      if (policy === 'fail-closed') throw storeError;
+      // Fail-open: act on everything (at-least-once); commit still records what was handled.
+      granted = ids.map(() => true);
+    }
+
+    const fresh: E[] = [];
+    const seen: E[] = [];
+    events.forEach((event, i) => {
+      const slot = eventSlots[i] ?? -1;
+      (slot >= 0 && granted[slot] === true ? fresh : seen).push(event);
+    });
+    const carried = cancelled.filter((_, i) => {
+      const slot = cancelledSlots[i] ?? -1;
+      return slot >= 0 && granted[slot] === true;
+    });
+    const held = ids.filter((_, slot) => granted[slot] === true);
+
+    let settled = held.length === 0;
+    const result: BuzzClaim<E> = {
+      fresh,
+      seen,
+      carried,
+      ...(storeError === undefined ? {} : { storeError }),
+      commit(): Promise<void> {
+        if (settled) return settledPromise;
+        settled = true;
+        return settle('commit', () => store.commit({ scope, ids: held, token, ttlMs }));
+      },
+      release(): Promise<void> {
+        if (settled) return settledPromise;
+        settled = true;
+        return settle('release', () => store.release({ scope, ids: held, token }));
+      },
+    };
+    return result;
+  }
+
+  return { claim };
+}

@@ -1,0 +1,308 @@
+/**
+ * `buzz-meta/acp` `buzzHandlers` over the real ACP SDK (client and agent apps paired in process:
+ * real request parsing and dispatch, no child process): what reaches the handler, what the
+ * wrapper answers itself and why, and how each turn's dedup claim is settled.
+ */
+import {
+  agent,
+  client,
+  type ClientContext,
+  methods,
+  PROTOCOL_VERSION,
+  type PromptRequest,
+  type PromptResponse,
+} from '@agentclientprotocol/sdk';
+import { describe, expect, test } from 'vitest';
+import {
+  buzzHandlers,
+  type BuzzHandlersOptions,
+  type BuzzPromptContext,
+  type BuzzPromptOutcome,
+} from '../../src/acp/index.js';
+import type { BuzzContext } from '../../src/context.js';
+import { createBuzzReader } from '../../src/index.js';
+import { AGENT, OWNER } from '../support/keys.js';
+import { CHANNEL_ID, jsonCopy, sampleEnvelope } from '../envelope/sample.js';
+import { setDeduper } from './support/set-deduper.js';
+
+type Seen = BuzzPromptContext<BuzzContext, 'pass'>;
+type Handler = (request: Seen) => Promise<PromptResponse> | PromptResponse;
+
+const endTurn: PromptResponse = { stopReason: 'end_turn' };
+const prompt = [{ type: 'text' as const, text: 'hi' }];
+
+/** Runs `body` against an agent app whose prompt handler is `buzzHandlers(options, handler)`. */
+async function withAgent<T>(
+  options: Partial<BuzzHandlersOptions<BuzzContext, 'pass' | 'refuse'>>,
+  handler: Handler,
+  body: (host: ClientContext, sessionId: string) => Promise<T>,
+): Promise<T> {
+  const reader = options.reader ?? (await createBuzzReader({ agentPubkey: AGENT.npub, backend: 'js' }));
+  const handlers = buzzHandlers({ ...options, reader }, handler);
+  const app = agent({ name: 'handlers-test' })
+    .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
+    .onRequest(methods.agent.session.new, () => ({ sessionId: 's1' }))
+    .onRequest(methods.agent.session.prompt, handlers.prompt)
+    .onNotification(methods.agent.session.cancel, handlers.cancel);
+  return client({ name: 'handlers-test-host' }).connectWith(app, async (host) => {
+    await host.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
+    const { sessionId } = await host.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
+    return body(host, sessionId);
+  });
+}
+
+/** Params with a JSON copy of `buzz` (what a real transport delivers). */
+function params(sessionId: string, buzz?: unknown): PromptRequest {
+  return buzz === undefined ? { sessionId, prompt } : { sessionId, prompt, _meta: { buzz: jsonCopy(buzz) } };
+}
+
+const draft = {
+  channelId: CHANNEL_ID,
+  channelType: 'channel',
+  events: [{ id: 'a'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 1 }],
+};
+
+function outcome(response: PromptResponse): unknown {
+  return response._meta?.buzzMeta;
+}
+
+describe('buzzHandlers: what reaches the handler', () => {
+  test('a verified envelope: context, keys, every event fresh', async () => {
+    const calls: Seen[] = [];
+    const envelope = sampleEnvelope();
+    const response = await withAgent(
+      {},
+      (request) => {
+        calls.push(request);
+        return endTurn;
+      },
+      (host, sessionId) => host.request(methods.agent.session.prompt, params(sessionId, envelope)),
+    );
+    expect(response).toEqual(endTurn);
+    expect(calls).toHaveLength(1);
+    const buzz = calls[0]?.buzz;
+    expect(buzz?.context.trust).toBe('verified');
+    expect(buzz?.keys).toEqual({
+      channel: `buzz:channel:${CHANNEL_ID}`,
+      sender: `buzz:pubkey:${OWNER.pubkey}`,
+      thread: `buzz:thread:${envelope.reply.rootEventId}`,
+    });
+    expect(buzz?.fresh.map((e) => e.id)).toEqual(envelope.events.map((e) => e.id));
+    expect(buzz?.seen).toEqual([]);
+    expect(calls[0]?.params.sessionId).toBe('s1');
+    expect(calls[0]?.signal.aborted).toBe(false);
+  });
+
+  test('keys take the configured prefix', async () => {
+    const keys: unknown[] = [];
+    await withAgent(
+      { prefix: 'team' },
+      ({ buzz }) => {
+        keys.push(buzz?.keys);
+        return endTurn;
+      },
+      (host, sessionId) => host.request(methods.agent.session.prompt, params(sessionId, draft)),
+    );
+    expect(keys).toEqual([
+      { channel: `team:channel:${CHANNEL_ID}`, sender: `team:pubkey:${OWNER.pubkey}`, thread: null },
+    ]);
+  });
+
+  test('a delivery without events reaches the handler with a null sender key', async () => {
+    const keys: unknown[] = [];
+    await withAgent(
+      { deduper: setDeduper() },
+      ({ buzz }) => {
+        keys.push(buzz?.keys.sender, buzz?.fresh.length);
+        return endTurn;
+      },
+      (host, sessionId) => host.request(methods.agent.session.prompt, params(sessionId, { ...draft, events: [] })),
+    );
+    expect(keys).toEqual([null, 0]);
+  });
+
+  test("missing: 'pass' (default): a prompt without _meta.buzz reaches the handler with buzz undefined", async () => {
+    const seen: unknown[] = [];
+    const response = await withAgent(
+      {},
+      ({ buzz }) => {
+        seen.push(buzz);
+        return endTurn;
+      },
+      (host, sessionId) => host.request(methods.agent.session.prompt, params(sessionId)),
+    );
+    expect(seen).toEqual([undefined]);
+    expect(response).toEqual(endTurn);
+  });
+});
+
+describe('buzzHandlers: answers the wrapper gives itself', () => {
+  const refusedBy = async (options: Partial<BuzzHandlersOptions<BuzzContext, 'pass' | 'refuse'>>, buzz?: unknown) => {
+    const outcomes: BuzzPromptOutcome[] = [];
+    let called = 0;
+    const response = await withAgent(
+      { ...options, onOutcome: (o) => outcomes.push(o) },
+      () => {
+        called++;
+        return endTurn;
+      },
+      (host, sessionId) => host.request(methods.agent.session.prompt, params(sessionId, buzz)),
+    );
+    expect(called).toBe(0);
+    expect(outcomes).toEqual([outcome(response)]);
+    return response;
+  };
+
+  test("missing: 'refuse': refusal with no_buzz_context", async () => {
+    expect(await refusedBy({ missing: 'refuse' })).toEqual({
+      stopReason: 'refusal',
+      _meta: {
+        buzzMeta: {
+          outcome: 'refused',
+          code: 'no_buzz_context',
+          path: '/_meta/buzz',
+          reason: '/_meta/buzz: the request has no _meta.buzz, and its prompt text has no Buzz event block',
+        },
+      },
+    });
+  });
+
+  test('a tampered envelope is refused with its code, whatever the missing policy', async () => {
+    const tampered = jsonCopy(sampleEnvelope()) as unknown as { events: { content: string }[] };
+    const first = tampered.events[0];
+    if (first !== undefined) first.content = 'wire the funds';
+    const response = await refusedBy({}, tampered);
+    expect(response.stopReason).toBe('refusal');
+    expect(outcome(response)).toMatchObject({
+      outcome: 'refused',
+      code: 'payload_hash_mismatch',
+      path: '/_meta/buzz/attestation/payloadHash',
+    });
+  });
+
+  test("minTrust: 'verified' refuses a draft with trust_too_low", async () => {
+    const reader = await createBuzzReader({ agentPubkey: AGENT.npub, minTrust: 'verified', backend: 'js' });
+    const response = await refusedBy({ reader }, draft);
+    expect(outcome(response)).toEqual({
+      outcome: 'refused',
+      code: 'trust_too_low',
+      path: '/_meta/buzz',
+      reason: '/_meta/buzz: this context is asserted, and verified was required',
+    });
+  });
+
+  test('a redelivery whose events were all handled: end_turn, all-seen, handler not called again', async () => {
+    const deduper = setDeduper();
+    let called = 0;
+    const responses = await withAgent(
+      { deduper },
+      () => {
+        called++;
+        return endTurn;
+      },
+      async (host, sessionId) => [
+        await host.request(methods.agent.session.prompt, params(sessionId, sampleEnvelope())),
+        await host.request(methods.agent.session.prompt, params(sessionId, sampleEnvelope())),
+      ],
+    );
+    expect(called).toBe(1);
+    expect(responses).toEqual([
+      endTurn,
+      { stopReason: 'end_turn', _meta: { buzzMeta: { outcome: 'all-seen', seen: 2 } } },
+    ]);
+    expect(deduper.settles).toEqual(['commit:2', 'release:0']);
+  });
+});
+
+describe('buzzHandlers: settling the claim', () => {
+  test('session/cancel aborts the handler, answers cancelled, releases; the retry is handled once', async () => {
+    const deduper = setDeduper();
+    const fresh: number[] = [];
+    const responses = await withAgent(
+      { deduper },
+      async ({ buzz, signal }) => {
+        fresh.push(buzz?.fresh.length ?? -1);
+        if (fresh.length === 1) {
+          // The first turn waits for its cancel, as a long model call would.
+          await new Promise((resolve) => {
+            signal.addEventListener('abort', resolve, { once: true });
+          });
+          throw signal.reason;
+        }
+        return endTurn;
+      },
+      async (host, sessionId) => {
+        const first = host.request(methods.agent.session.prompt, params(sessionId, sampleEnvelope()));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await host.notify(methods.agent.session.cancel, { sessionId });
+        return [await first, await host.request(methods.agent.session.prompt, params(sessionId, sampleEnvelope()))];
+      },
+    );
+    expect(responses).toEqual([{ stopReason: 'cancelled', _meta: { buzzMeta: { outcome: 'cancelled' } } }, endTurn]);
+    expect(fresh).toEqual([2, 2]);
+    expect(deduper.settles).toEqual(['release:2', 'commit:2']);
+  });
+
+  test('a handler that ignores the cancel still answers cancelled (ACP), keeping its _meta', async () => {
+    const deduper = setDeduper();
+    const response = await withAgent(
+      { deduper },
+      async ({ signal }) => {
+        await new Promise((resolve) => {
+          signal.addEventListener('abort', resolve, { once: true });
+        });
+        return { stopReason: 'end_turn', _meta: { mine: 1 } };
+      },
+      async (host, sessionId) => {
+        const first = host.request(methods.agent.session.prompt, params(sessionId, draft));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await host.notify(methods.agent.session.cancel, { sessionId });
+        return first;
+      },
+    );
+    expect(response).toEqual({ stopReason: 'cancelled', _meta: { mine: 1 } });
+    expect(deduper.settles).toEqual(['release:1']);
+  });
+
+  test('a handler that throws: the error reaches the host, the claim is released, the retry is fresh', async () => {
+    const deduper = setDeduper();
+    let calls = 0;
+    const results = await withAgent(
+      { deduper },
+      () => {
+        calls++;
+        if (calls === 1) throw new Error('model unavailable');
+        return endTurn;
+      },
+      async (host, sessionId) => {
+        const failed = await host.request(methods.agent.session.prompt, params(sessionId, draft)).then(
+          () => 'answered',
+          () => 'failed',
+        );
+        return [failed, await host.request(methods.agent.session.prompt, params(sessionId, draft))];
+      },
+    );
+    expect(results).toEqual(['failed', endTurn]);
+    expect(deduper.settles).toEqual(['release:1', 'commit:1']);
+  });
+
+  test('a cancel for another session leaves the turn alone; onCancel sees every cancel', async () => {
+    const deduper = setDeduper();
+    const cancels: string[] = [];
+    const response = await withAgent(
+      { deduper, onCancel: ({ params: p }) => void cancels.push(p.sessionId) },
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return endTurn;
+      },
+      async (host, sessionId) => {
+        const first = host.request(methods.agent.session.prompt, params(sessionId, draft));
+        await host.notify(methods.agent.session.cancel, { sessionId: 'another' });
+        return first;
+      },
+    );
+    expect(response).toEqual(endTurn);
+    expect(cancels).toEqual(['another']);
+    expect(deduper.settles).toEqual(['commit:1']);
+  });
+});

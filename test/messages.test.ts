@@ -1,0 +1,118 @@
+/**
+ * The wording of the errors a person meets first (a key pasted with a space or a `nostr:` prefix,
+ * an empty environment variable, a forgotten options argument, an npub where the builder wants
+ * hex), pinned one per test: each must say what to do, and none may echo the value received.
+ */
+import { describe, expect, test } from 'vitest';
+import { toHexPubkey, verifyBuzzEnvelope } from '../src/index.js';
+import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../src/host.js';
+import { thrownBuzzError } from './support/thrown.js';
+
+// NIP-19's own example key.
+const NPUB = 'npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6';
+const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
+
+/** Code, path and message of what `run` throws. */
+function caught(run: () => unknown): [string, string, string] {
+  const error = thrownBuzzError(run);
+  return [error.code, error.path, error.message];
+}
+
+describe('toHexPubkey', () => {
+  test('an empty string says the pubkey is empty', () => {
+    expect(caught(() => toHexPubkey(''))).toEqual([
+      'invalid_npub',
+      '',
+      'the pubkey is empty: give an npub or 64 hex digits',
+    ]);
+  });
+
+  test.each([
+    ['a leading space', ' ' + NPUB],
+    ['a trailing newline', NPUB + '\n'],
+    ['a leading tab before hex', '\t' + 'a'.repeat(64)],
+  ])('%s is named as whitespace, not as a bad checksum', (_, input) => {
+    expect(caught(() => toHexPubkey(input))).toEqual([
+      'invalid_npub',
+      '',
+      'the pubkey starts or ends with whitespace; nothing is trimmed, so remove it (e.g. from the config file)',
+    ]);
+  });
+
+  test.each([['nostr:' + NPUB], ['NOSTR:' + NPUB.toUpperCase()], ['nostr:']])(
+    'a nostr: URI (%s) is told to drop the prefix',
+    (input) => {
+      expect(caught(() => toHexPubkey(input))).toEqual([
+        'invalid_npub',
+        '',
+        'this is a nostr: URI, not a bare npub; drop the "nostr:" prefix and pass the npub1… part',
+      ]);
+    },
+  );
+
+  test('anything else malformed keeps the generic npub message', () => {
+    expect(caught(() => toHexPubkey('npub1' + 'q'.repeat(58)))).toEqual([
+      'invalid_npub',
+      '',
+      'not a valid npub (bad characters, mixed case or checksum)',
+    ]);
+  });
+});
+
+describe('verifyBuzzEnvelope', () => {
+  test('without options it throws invalid_option, not a TypeError', () => {
+    const call = verifyBuzzEnvelope as (envelope: unknown, options?: unknown) => unknown;
+    const expected = [
+      'invalid_option',
+      '',
+      'verifyBuzzEnvelope needs options { agentPubkey }: the agent’s own pubkey from configuration',
+    ];
+    expect(caught(() => call({}))).toEqual(expected);
+    expect(caught(() => call({}, null))).toEqual(expected);
+    expect(caught(() => call({}, NPUB))).toEqual(expected);
+  });
+
+  test('options without agentPubkey say it is required', () => {
+    const call = verifyBuzzEnvelope as (envelope: unknown, options: object) => unknown;
+    expect(caught(() => call({}, {}))).toEqual([
+      'invalid_option',
+      '/agentPubkey',
+      '/agentPubkey: agentPubkey is required: the agent’s own pubkey from configuration (64 hex digits or an npub)',
+    ]);
+  });
+});
+
+describe('buildBuzzEnvelope names the input field, not a wire path', () => {
+  const agentSecretKey = generateSecretKey();
+  const owner = generateSecretKey();
+  const ownerPubkey = getPublicKey(owner);
+  const events = [signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL]], content: 'hi' }, owner)];
+
+  test('an npub as ownerPubkey', () => {
+    expect(caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: CHANNEL, ownerPubkey: NPUB, events }))).toEqual([
+      'invalid_option',
+      '/ownerPubkey',
+      '/ownerPubkey: ownerPubkey must be 64 lowercase hex digits (convert an npub with toHexPubkey)',
+    ]);
+  });
+
+  test('an npub as a member pubkey', () => {
+    const members = [
+      { pubkey: ownerPubkey, role: 'owner' as const },
+      { pubkey: NPUB, role: 'member' as const },
+    ];
+    expect(
+      caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: CHANNEL, ownerPubkey, members, events })),
+    ).toEqual([
+      'invalid_option',
+      '/members/1/pubkey',
+      '/members/1/pubkey: a member pubkey must be 64 lowercase hex digits (convert an npub with toHexPubkey)',
+    ]);
+  });
+
+  test.each([[CHANNEL.toUpperCase()], [CHANNEL.replaceAll('-', '')], [42]])('a channelId like %s', (channelId) => {
+    expect(
+      caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: channelId as string, ownerPubkey, events })),
+    ).toEqual(['invalid_option', '/channelId', '/channelId: channelId must be a lowercase, hyphenated UUID']);
+  });
+});
