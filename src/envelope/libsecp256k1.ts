@@ -47,7 +47,7 @@ const webAssembly = (globalThis as unknown as { readonly WebAssembly: WebAssembl
 /** SECP256K1_CONTEXT_VERIFY | SECP256K1_CONTEXT_SIGN, as nostr-wasm creates its context. */
 const CONTEXT_FLAGS = 769;
 
-/** A signature made with @noble/curves, for the self-test. */
+/** A signature made with `@noble/curves`, for the self-test. */
 const SELF_TEST_PUBKEY = '8f53f2bd95ff286d62d3be1935579df5991b41765b45703f1bb311134277d458';
 const SELF_TEST_MESSAGE = '79d7a3f95d6782a9cd07d78f38e79fe946dc83912f4647874db0df662bb8a75b';
 const SELF_TEST_SIGNATURE =
