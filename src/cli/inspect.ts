@@ -1,0 +1,80 @@
+/**
+ * `buzz-meta inspect` and `buzz-meta verify`: read every `session/prompt` of the input with
+ * buzz-meta's own reader and print what it concluded.
+ */
+import { BuzzMetaError } from '../errors.js';
+import { createBuzzReader } from '../reader.js';
+import { CliError, EXIT } from './cli-error.js';
+import { parseInput } from './input.js';
+import { renderTable } from './render.js';
+import { type PromptReport, promptReport } from './report.js';
+
+/** Options of {@link inspect}. */
+export interface InspectOptions {
+  /** Print one JSON object per prompt (NDJSON) instead of the table. */
+  readonly json?: boolean;
+  /** Pinned agent key: v1 envelopes must verify against it. */
+  readonly agentPubkey?: string;
+}
+
+/** The reports of every prompt of `bytes`, read with an optional pinned key. */
+export async function readReports(
+  bytes: Uint8Array,
+  agentPubkey: string | undefined,
+): Promise<{ reports: PromptReport[]; skipped: number }> {
+  const reader = await readerFor(agentPubkey);
+  const { prompts, skipped } = parseInput(bytes);
+  return { reports: prompts.map((found) => promptReport(found, reader.read(found.params))), skipped };
+}
+
+async function readerFor(agentPubkey: string | undefined) {
+  try {
+    return await createBuzzReader(agentPubkey === undefined ? { backend: 'js' } : { agentPubkey });
+  } catch (error) {
+    // The finding's own sentence, without the option path `BuzzMetaError.message` puts in front.
+    const reason = error instanceof BuzzMetaError ? (error.issues[0]?.message ?? error.message) : 'invalid key';
+    throw new CliError(`--agent-pubkey: ${reason}`);
+  }
+}
+
+/** `inspect`: the text to print for `bytes`. Exit code 0 whatever the prompts say. */
+export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<string> {
+  const { reports, skipped } = await readReports(bytes, options.agentPubkey);
+  if (options.json === true) {
+    return reports.map((report) => JSON.stringify(report)).join('\n') + (reports.length > 0 ? '\n' : '');
+  }
+  return renderTable(reports, skipped);
+}
+
+/** `verify`: one line per v1 envelope (the first failing check when it fails), and the exit code. */
+export async function verify(bytes: Uint8Array, agentPubkey: string): Promise<{ text: string; exitCode: number }> {
+  const { reports } = await readReports(bytes, agentPubkey);
+  const lines: string[] = [];
+  let envelopes = 0;
+  let failed = 0;
+  reports.forEach((report, index) => {
+    const where = `prompt ${String(index + 1)} (line ${String(report.line)})`;
+    if (report.ok) {
+      if (report.source !== 'envelope-v1') {
+        lines.push(`${where}: skipped, not a v1 envelope (${report.source})`);
+        return;
+      }
+      envelopes++;
+      lines.push(`${where}: verified`);
+      return;
+    }
+    if (report.error.code === 'no_buzz_context' || report.error.code === 'invalid_draft') {
+      lines.push(`${where}: skipped, no v1 envelope (${report.error.code})`);
+      return;
+    }
+    envelopes++;
+    failed++;
+    lines.push(`${where}: FAILED ${report.error.code} at ${report.error.path || '(params)'}: ${report.error.message}`);
+  });
+  if (envelopes === 0) {
+    lines.push('no v1 envelope in the input: nothing verified');
+    return { text: lines.join('\n') + '\n', exitCode: EXIT.checkFailed };
+  }
+  lines.push(`${String(envelopes - failed)}/${String(envelopes)} v1 envelopes verified`);
+  return { text: lines.join('\n') + '\n', exitCode: failed === 0 ? EXIT.ok : EXIT.checkFailed };
+}

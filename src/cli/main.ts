@@ -1,0 +1,156 @@
+/**
+ * The `buzz-meta` command (bin.ts runs it). Exit codes, for scripts: 0 ok, 1 a check failed (`verify`), 2 usage
+ * or input error. Every error is one line on stderr; no stack traces.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { CliError, EXIT } from './cli-error.js';
+import { runDemo } from './demo.js';
+import { inspect, verify } from './inspect.js';
+import { convertKey, keygen, renderKeyPair } from './keygen.js';
+
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** What a run printed and how it ends; the process wiring lives in {@link main}. */
+interface Outcome {
+  readonly stdout: string;
+  readonly exitCode: number;
+}
+
+/** Where the command reads and writes; tests pass their own. */
+export interface CliIo {
+  /** Writes to stdout. */
+  readonly writeOut: (text: string) => void;
+  /** Writes to stderr. */
+  readonly writeErr: (text: string) => void;
+  /** All of stdin, or `null` when stdin is a terminal (nothing piped). */
+  readonly readStdin: () => Uint8Array | null;
+  /** Environment variables (`BUZZ_AGENT_PUBKEY`). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The real process's stdio and environment. */
+export const processIo: CliIo = {
+  writeOut: (text) => process.stdout.write(text),
+  writeErr: (text) => process.stderr.write(text),
+  readStdin: () => (process.stdin.isTTY ? null : readFileSync(0)),
+  env: process.env,
+};
+
+function readSource(file: string | undefined, io: CliIo): Uint8Array {
+  if (file === undefined || file === '-') {
+    const piped = io.readStdin();
+    if (piped === null) throw new CliError('no input: give a file, or pipe NDJSON into `-`');
+    return piped;
+  }
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new CliError(`cannot read ${file} (${code})`);
+  }
+}
+
+function agentKey(given: string | undefined, io: CliIo): string | undefined {
+  const fromEnv = io.env.BUZZ_AGENT_PUBKEY;
+  return given ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
+}
+
+function program(io: CliIo, out: (outcome: Outcome) => void): Command {
+  const cli = new Command('buzz-meta')
+    .description('Inspect and verify the Buzz context (_meta.buzz) of ACP session/prompt traffic.')
+    .version(version, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error.\n' +
+        'BUZZ_AGENT_PUBKEY is used when --agent-pubkey is not given.',
+    );
+  const keyOption = () => new Option('--agent-pubkey <key>', "the managed agent's pinned pubkey (npub or 64 hex)");
+
+  cli
+    .command('inspect')
+    .description('print the Buzz context of every session/prompt in a request, params object or NDJSON capture')
+    .argument('[file]', 'input file, or - for stdin', '-')
+    .option('--json', 'one JSON object per prompt (NDJSON) instead of the table')
+    .addOption(keyOption())
+    .action(async (file: string, options: { json?: boolean; agentPubkey?: string }) => {
+      const key = agentKey(options.agentPubkey, io);
+      const text = await inspect(readSource(file, io), {
+        ...(options.json === true ? { json: true } : {}),
+        ...(key === undefined ? {} : { agentPubkey: key }),
+      });
+      out({ stdout: text, exitCode: EXIT.ok });
+    });
+
+  cli
+    .command('verify')
+    .description('exit 0 only when every v1 envelope in the input verifies against the pinned key')
+    .argument('[file]', 'input file, or - for stdin', '-')
+    .addOption(keyOption())
+    .action(async (file: string, options: { agentPubkey?: string }) => {
+      const key = agentKey(options.agentPubkey, io);
+      if (key === undefined) throw new CliError('verify needs --agent-pubkey <npub|hex> (or BUZZ_AGENT_PUBKEY)');
+      const { text, exitCode } = await verify(readSource(file, io), key);
+      out({ stdout: text, exitCode });
+    });
+
+  cli
+    .command('keygen')
+    .description('make a key pair: the nsec for the host, the npub for the agent to pin')
+    .option('--json', 'print {"nsec","npub","hex"} as JSON')
+    .action((options: { json?: boolean }) => {
+      const pair = keygen();
+      out({ stdout: options.json === true ? JSON.stringify(pair) + '\n' : renderKeyPair(pair), exitCode: EXIT.ok });
+    });
+
+  cli
+    .command('npub')
+    .description('print a pubkey (64 hex or npub) as an npub')
+    .argument('<key>', 'pubkey, 64 hex digits or an npub')
+    .action((key: string) => {
+      out({ stdout: convertKey(key, 'npub') + '\n', exitCode: EXIT.ok });
+    });
+
+  cli
+    .command('hex')
+    .description('print a pubkey (npub or 64 hex) as 64 lowercase hex digits')
+    .argument('<key>', 'pubkey, an npub or 64 hex digits')
+    .action((key: string) => {
+      out({ stdout: convertKey(key, 'hex') + '\n', exitCode: EXIT.ok });
+    });
+
+  cli
+    .command('demo')
+    .description('run the offline demo: a simulated Buzz host and a real ACP agent over stdio (from a checkout)')
+    .action(() => {
+      out({ stdout: '', exitCode: runDemo() });
+    });
+
+  const output = { writeOut: io.writeOut, writeErr: io.writeErr };
+  for (const command of [cli, ...cli.commands]) command.exitOverride().configureOutput(output);
+  return cli;
+}
+
+/** Runs the command with `argv` (user arguments only); returns the exit code. Never throws. */
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let outcome: Outcome = { stdout: '', exitCode: EXIT.ok };
+  try {
+    await program(io, (o) => (outcome = o)).parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed help, the version or its one-line usage error.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const message =
+      error instanceof CliError
+        ? error.message
+        : `internal error (${error instanceof Error ? error.name : typeof error})`;
+    io.writeErr(`buzz-meta: ${message}\n`);
+    return error instanceof CliError ? error.exitCode : EXIT.usage;
+  }
+  if (outcome.stdout !== '') io.writeOut(outcome.stdout);
+  return outcome.exitCode;
+}

@@ -1,0 +1,74 @@
+/**
+ * The terminal form of `inspect`: one block per prompt, a label column and a value column,
+ * no line wider than 80 columns for the default key prefix (hex ids and keys sit on their own
+ * lines).
+ */
+import type { EventReport, PromptReport } from './report.js';
+
+const LABEL = 12;
+
+const WIDTH = 80;
+
+/** One label/value line; values line up in one column whatever the indent. */
+function row(label: string, value: string, indent = 2): string {
+  return `${' '.repeat(indent)}${label.padEnd(LABEL + 2 - indent)}${value}`;
+}
+
+/** A sentence as label/value rows wrapped at word boundaries to 80 columns. */
+function wrapped(label: string, text: string): string[] {
+  const room = WIDTH - 2 - LABEL;
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    if (current !== '' && current.length + 1 + word.length > room) {
+      lines.push(current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  lines.push(current);
+  return lines.map((line, i) => row(i === 0 ? label : '', line));
+}
+
+function eventRows(title: string, events: readonly EventReport[]): string[] {
+  return events.flatMap((event, index) => [
+    row(`${title} ${String(index + 1)}`, `kind ${event.kind === null ? '?' : String(event.kind)}, ${event.time}`),
+    row('id', event.id ?? '(not rendered)', 4),
+    row('sender', event.sender, 4),
+    row('', event.npub, 4),
+  ]);
+}
+
+/** The block of one prompt, lines without a trailing newline. */
+export function renderPrompt(report: PromptReport, index: number): string[] {
+  const id = report.requestId === null ? '' : `, request id ${String(report.requestId)}`;
+  const lines = [`prompt ${String(index + 1)} (line ${String(report.line)}${id})`];
+  if (!report.ok) {
+    lines.push(row('error', report.error.code), row('at', report.error.path === '' ? '(params)' : report.error.path));
+    lines.push(...wrapped('why', report.error.message));
+    return lines;
+  }
+  lines.push(row('source', `${report.source}, trust ${report.trust}`));
+  lines.push(row('channel', `${report.channel.type} ${report.channel.id}`));
+  if (report.deliveryId !== null) lines.push(row('delivery', report.deliveryId));
+  if (report.events.length === 0) lines.push(row('events', 'none'));
+  lines.push(...eventRows('event', report.events), ...eventRows('cancelled', report.cancelledEvents));
+  lines.push('  keys');
+  const keys = [
+    report.keys.channel,
+    ...report.keys.senders,
+    ...(report.keys.thread === null ? [] : [report.keys.thread]),
+  ];
+  for (const key of keys) lines.push(`    ${key}`);
+  for (const note of report.diagnostics) lines.push(...wrapped('note', note));
+  return lines;
+}
+
+/** The whole table: every prompt's block, then a summary line. */
+export function renderTable(reports: readonly PromptReport[], skipped: number): string {
+  const blocks = reports.map((report, index) => renderPrompt(report, index).join('\n'));
+  const failed = reports.filter((r) => !r.ok).length;
+  const summary =
+    `${String(reports.length)} prompt${reports.length === 1 ? '' : 's'}, ${String(failed)} failed to read` +
+    (skipped > 0 ? `, ${String(skipped)} other message${skipped === 1 ? '' : 's'} skipped` : '');
+  return [...blocks, summary].join('\n\n') + '\n';
+}

@@ -1,0 +1,100 @@
+/**
+ * The facts `inspect` prints about one `session/prompt`: what was read (or why not), each event
+ * with its sender in hex and npub, the partition keys, the diagnostics. Plain JSON, so `--json`
+ * and the table print the same facts.
+ */
+import type { BuzzContext, BuzzEvent } from '../context.js';
+import { channelKey, senderKey, senderKeys, threadKey } from '../keys.js';
+import { toNpub } from '../npub.js';
+import type { BuzzReadResult } from '../read.js';
+import type { FoundPrompt } from './input.js';
+
+/** One event as printed. */
+export interface EventReport {
+  /** Event id, or `null` for text eras that never rendered it. */
+  readonly id: string | null;
+  /** Sender pubkey, 64 hex. */
+  readonly sender: string;
+  /** The sender as an npub. */
+  readonly npub: string;
+  /** Nostr kind, or `null` where the source does not say. */
+  readonly kind: number | null;
+  /** Unix seconds. */
+  readonly createdAt: number;
+  /** `createdAt` as an ISO 8601 UTC time. */
+  readonly time: string;
+}
+
+/** Everything `inspect` says about one prompt. */
+export type PromptReport = {
+  /** 1-based input line of the prompt. */
+  readonly line: number;
+  /** JSON-RPC request id, `null` for a bare params object. */
+  readonly requestId: string | number | null;
+} & (
+  | {
+      readonly ok: true;
+      readonly source: BuzzContext['source'];
+      readonly trust: BuzzContext['trust'];
+      readonly channel: { readonly id: string; readonly type: BuzzContext['channelType'] };
+      readonly deliveryId: string | null;
+      readonly events: readonly EventReport[];
+      readonly cancelledEvents: readonly EventReport[];
+      readonly keys: {
+        readonly channel: string;
+        readonly sender: string | null;
+        readonly senders: readonly string[];
+        readonly thread: string | null;
+      };
+      readonly diagnostics: readonly string[];
+    }
+  | {
+      readonly ok: false;
+      readonly error: { readonly code: string; readonly path: string; readonly message: string };
+    }
+);
+
+function eventReport(event: BuzzEvent): EventReport {
+  return {
+    id: event.id,
+    sender: event.sender,
+    npub: toNpub(event.sender),
+    kind: event.kind,
+    createdAt: event.createdAt,
+    time: isoTime(event.createdAt),
+  };
+}
+
+function isoTime(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  // Beyond the year 275760 a Date is invalid; say so rather than throw.
+  return Number.isNaN(date.getTime()) ? 'out of range' : date.toISOString().replace('.000Z', 'Z');
+}
+
+/** The report of one prompt from its read result. */
+export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptReport {
+  const where = { line: found.line, requestId: found.requestId };
+  if (!read.ok) {
+    const { code, path, issues } = read.error;
+    // The deciding finding's own sentence: `error.message` repeats the path in front of it.
+    return { ...where, ok: false, error: { code, path, message: issues[0]?.message ?? read.error.message } };
+  }
+  const ctx = read.context;
+  return {
+    ...where,
+    ok: true,
+    source: ctx.source,
+    trust: ctx.trust,
+    channel: { id: ctx.channelId, type: ctx.channelType },
+    deliveryId: ctx.source === 'envelope-v1' ? ctx.deliveryId : null,
+    events: ctx.events.map(eventReport),
+    cancelledEvents: ctx.cancelledEvents.map(eventReport),
+    keys: {
+      channel: channelKey(ctx),
+      sender: ctx.events.length === 0 ? null : senderKey(ctx),
+      senders: senderKeys(ctx),
+      thread: threadKey(ctx),
+    },
+    diagnostics: ctx.diagnostics,
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Runs the `buzz-meta` command in process (the same `main` the bin calls) with captured
+ * stdout/stderr, a given stdin and environment.
+ */
+import { main } from '../../src/cli/main.js';
+
+/** What one run printed and returned. */
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `buzz-meta ...argv`; `stdin` as bytes or text (`null`: a terminal, nothing piped). */
+export async function runCli(
+  argv: readonly string[],
+  stdin: Uint8Array | string | null = null,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    writeOut: (text) => (stdout += text),
+    writeErr: (text) => (stderr += text),
+    readStdin: () => (typeof stdin === 'string' ? Buffer.from(stdin) : stdin),
+    env,
+  });
+  return { code, stdout, stderr };
+}
