@@ -156,8 +156,10 @@ export interface BuzzScrapedContext extends BuzzContextBase {
   readonly source: 'prompt-text';
   /** Always `'scraped'`. */
   readonly trust: 'scraped';
-  /** The channel name the host rendered, if any. */
+  /** The channel name the host rendered, if any (untrusted display text). */
   readonly channelName?: string;
+  /** Thread anchors, where the text renders an event id (V3 and later). */
+  readonly reply?: BuzzReply;
 }
 
 /**

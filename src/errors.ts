@@ -35,6 +35,9 @@ export const BUZZ_ERROR_CODES = [
   'internal',
   // Dedup
   'dedup_store_unavailable',
+  // Prompt text (legacy scraper)
+  'invalid_prompt_text',
+  'ambiguous_prompt_text',
 ] as const;
 
 /** A stable error code; see {@link BUZZ_ERROR_CODES}. */

@@ -5,6 +5,8 @@
 export { readBuzzContext, parseBuzzContext } from './read.js';
 export type { ReadBuzzOptions, BuzzReadResult, ContextFor } from './read.js';
 export { createBuzzReader } from './reader.js';
+export { scrapePromptText } from './legacy/scrape.js';
+export type { ScrapeOptions, ScrapeResult } from './legacy/scrape.js';
 export type { BuzzReader, BuzzReaderOptions } from './reader.js';
 export { BuzzMetaError, BUZZ_ERROR_CODES } from './errors.js';
 export type { BuzzErrorCode, BuzzIssue } from './errors.js';

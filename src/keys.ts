@@ -100,6 +100,8 @@ export function threadKey(ctx: BuzzContext, options?: KeyOptions): string | null
 
 function threadRoot(ctx: BuzzContext): string | null {
   if (ctx.source === 'envelope-v1') return ctx.reply.rootEventId;
+  // Scraped text: the anchors the host rendered, where it rendered them.
+  if (ctx.source === 'prompt-text' && ctx.reply !== undefined) return ctx.reply.rootEventId;
   const last = ctx.events[ctx.events.length - 1];
   if (last?.tags === undefined) return null;
   const anchors = markedAnchors(last.tags);

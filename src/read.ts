@@ -13,6 +13,7 @@ import { envelopeToContext } from './envelope/to-context.js';
 import { jsVerifier, type SignatureVerifier } from './envelope/signatures.js';
 import { checkEnvelope, pinnedKey } from './envelope/verify.js';
 import { type BuzzLimits, resolveLimits } from './limits.js';
+import { scrapePromptText } from './legacy/scrape.js';
 
 /** Options of {@link readBuzzContext} and {@link parseBuzzContext}. */
 export interface ReadBuzzOptions {
@@ -23,7 +24,10 @@ export interface ReadBuzzOptions {
   readonly agentPubkey?: string;
   /** The weakest trust accepted (default `'scraped'`: anything). */
   readonly minTrust?: Trust;
-  /** Scrape prompt text when `_meta.buzz` is absent (default `true`; no scraper ships in 0.1 yet). */
+  /**
+   * Scrape prompt text when `_meta.buzz` is absent (default `true`). A present `_meta.buzz` is
+   * always read, never replaced by text; a scraped context is `trust: 'scraped'`.
+   */
   readonly scrape?: boolean;
   /** Size bounds; unspecified ones keep their defaults (`DEFAULT_LIMITS`). */
   readonly limits?: Partial<BuzzLimits>;
@@ -95,13 +99,21 @@ function read(params: unknown, options: ReadBuzzOptions, verifier: SignatureVeri
   const limits = resolveLimits(options.limits);
   const buzz = locateBuzz(params);
   if (buzz === undefined) {
-    throw BuzzMetaError.of(
-      'no_buzz_context',
-      '/_meta/buzz',
-      options.scrape === false
-        ? 'the request has no _meta.buzz, and scraping prompt text is turned off'
-        : 'the request has no _meta.buzz (this version reads only structured metadata; prompt text is not scraped yet)',
-    );
+    if (options.scrape === false) {
+      throw BuzzMetaError.of(
+        'no_buzz_context',
+        '/_meta/buzz',
+        'the request has no _meta.buzz, and scraping prompt text is turned off',
+      );
+    }
+    if (minTrust !== 'scraped') {
+      throw BuzzMetaError.of(
+        'no_buzz_context',
+        '/_meta/buzz',
+        `the request has no _meta.buzz, and prompt text could only be scraped (${minTrust} was required)`,
+      );
+    }
+    return scrapeParams(params as object, limits);
   }
   const context = readStructured(buzz.value, agentPubkey, limits, verifier);
   if (TRUST_RANK[context.trust] < TRUST_RANK[minTrust]) {
@@ -127,6 +139,21 @@ function locateBuzz(params: unknown): { value: unknown } | undefined {
   }
   const buzz: unknown = Object.hasOwn(meta, 'buzz') ? (meta as { buzz: unknown }).buzz : undefined;
   return buzz === undefined ? undefined : { value: buzz };
+}
+
+/** The scraped context of the prompt text, read from own properties; any failure is thrown. */
+function scrapeParams(params: object, limits: BuzzLimits): BuzzContext {
+  const prompt: unknown = Object.hasOwn(params, 'prompt') ? (params as { prompt: unknown }).prompt : undefined;
+  const scraped = scrapePromptText(prompt, { limits });
+  if (scraped.ok) return scraped.context;
+  if (scraped.error.code === 'no_buzz_context') {
+    throw BuzzMetaError.of(
+      'no_buzz_context',
+      '/_meta/buzz',
+      'the request has no _meta.buzz, and its prompt text has no Buzz event block',
+    );
+  }
+  throw scraped.error;
 }
 
 function readStructured(

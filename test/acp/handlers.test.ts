@@ -161,8 +161,7 @@ describe('buzzHandlers: answers the wrapper gives itself', () => {
           outcome: 'refused',
           code: 'no_buzz_context',
           path: '/_meta/buzz',
-          reason:
-            'the request has no _meta.buzz (this version reads only structured metadata; prompt text is not scraped yet)',
+          reason: 'the request has no _meta.buzz, and its prompt text has no Buzz event block',
         },
       },
     });

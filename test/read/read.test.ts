@@ -68,7 +68,7 @@ describe('locating _meta.buzz', () => {
   test('no _meta.buzz says whether scraping was turned off', () => {
     const on = readBuzzContext({ prompt: [] });
     const off = readBuzzContext({ prompt: [] }, { scrape: false });
-    expect(!on.ok && on.error.message).toContain('not scraped yet');
+    expect(!on.ok && on.error.message).toContain('no Buzz event block');
     expect(!off.ok && off.error.message).toContain('scraping prompt text is turned off');
   });
 });

@@ -1,0 +1,125 @@
+/**
+ * From sections to a {@link BuzzScrapedContext}: which section holds this turn's events and which
+ * the cancelled turn, one channel for all of them, the channel type only where the text names it,
+ * reply anchors where the context renders them, and the bounds every source obeys.
+ */
+import type { BuzzEvent, BuzzReply, BuzzScrapedContext } from '../context.js';
+import type { BuzzLimits } from '../limits.js';
+import { markedAnchors } from '../nip10.js';
+import type { ContextRead } from './context-block.js';
+import { fail, type Failure, type ScrapedEvent } from './outcome.js';
+import type { SectionRead } from './sections.js';
+
+/** Builds the context from the sections found (in prompt order) and the context section, if any. */
+export function assemble(
+  sections: readonly SectionRead[],
+  context: ContextRead | undefined,
+  limits: BuzzLimits,
+  diagnostics: string[],
+): BuzzScrapedContext | Failure {
+  const current = sections.filter((section) => section.header.role === 'events' && section.events.length > 0);
+  const prior = sections.filter((section) => section.header.role === 'prior' && section.events.length > 0);
+  const section = current[0];
+  if (section === undefined) return fail('invalid', 'the Buzz sections hold no event of this turn');
+  if (current.length > 1 || prior.length > 1) {
+    return fail('ambiguous', 'more than one Buzz event section in one prompt');
+  }
+  const cancelledSection = prior[0];
+  if (cancelledSection !== undefined && sections.indexOf(cancelledSection) > sections.indexOf(section)) {
+    return fail('invalid', 'the cancelled turn of a merge comes after the new one');
+  }
+  for (const read of sections) diagnostics.push(...read.diagnostics);
+  const scraped = section.events;
+  const cancelled = cancelledSection?.events ?? [];
+  const bounded = checkLimits(scraped, limits) ?? checkLimits(cancelled, limits);
+  if (bounded !== undefined) return bounded;
+
+  const channelId = scraped[0]?.channel.id ?? '';
+  for (const event of [...scraped, ...cancelled]) {
+    if (event.channel.id !== channelId) return fail('invalid', 'the events name different channels');
+  }
+  if (context?.channel !== undefined && context.channel.id !== channelId) {
+    return fail('invalid', 'the context section names another channel than the events');
+  }
+  if (context !== undefined && context.channel === undefined) {
+    diagnostics.push('the context section has no readable Channel line');
+  }
+  const channelName = context?.channel?.name ?? scraped.find((event) => event.channel.name !== undefined)?.channel.name;
+  const events = scraped.map(toBuzzEvent);
+  const senders = new Set(events.map((event) => event.sender)).size;
+  if (senders > 1) diagnostics.push(`${senders} distinct senders in this delivery`);
+  const reply = replyOf(events, context, diagnostics);
+  return {
+    source: 'prompt-text',
+    trust: 'scraped',
+    channelId,
+    channelType: context?.scope === 'dm' ? 'dm' : context?.scope === undefined ? 'unknown' : 'channel',
+    ...(channelName === undefined ? {} : { channelName }),
+    events,
+    cancelledEvents: cancelled.map(toBuzzEvent),
+    ...(reply === undefined ? {} : { reply }),
+    diagnostics,
+  };
+}
+
+function checkLimits(events: readonly ScrapedEvent[], limits: BuzzLimits): Failure | undefined {
+  if (events.length > limits.maxEvents) return fail('limit', 'more events than maxEvents allows');
+  for (const event of events) {
+    if (event.content.length > limits.maxContentLength) {
+      return fail('limit', 'an event content is longer than maxContentLength');
+    }
+    const tags = event.tags ?? [];
+    if (tags.length > limits.maxTags) return fail('limit', 'an event has more tags than maxTags allows');
+    for (const tag of tags) {
+      if (tag.length > limits.maxTagValues) return fail('limit', 'a tag has more values than maxTagValues allows');
+      if (tag.some((value) => value.length > limits.maxTagValueLength)) {
+        return fail('limit', 'a tag value is longer than maxTagValueLength');
+      }
+    }
+  }
+  return undefined;
+}
+
+function toBuzzEvent(event: ScrapedEvent): BuzzEvent {
+  return {
+    id: event.id,
+    sender: event.sender,
+    kind: event.kind,
+    createdAt: event.createdAt,
+    content: event.content,
+    ...(event.tags === undefined ? {} : { tags: event.tags.map((tag) => tag.slice()) }),
+    ...(event.senderLabel === undefined ? {} : { senderLabel: event.senderLabel }),
+  };
+}
+
+/**
+ * Thread anchors: `Thread root:` / `Parent:` from the context where rendered, else the last
+ * event's NIP-10 markers, else the last event starts its own thread. Needs the last event's id.
+ */
+function replyOf(
+  events: readonly BuzzEvent[],
+  context: ContextRead | undefined,
+  diagnostics: string[],
+): BuzzReply | undefined {
+  const last = events[events.length - 1];
+  if (last?.id === null || last === undefined) return undefined;
+  let rootEventId: string;
+  let parentEventId: string | null;
+  if (context?.threadRoot !== undefined) {
+    rootEventId = context.threadRoot;
+    parentEventId = context.parent ?? context.threadRoot;
+  } else {
+    const anchors = markedAnchors(last.tags ?? []);
+    if (!anchors.ok) {
+      diagnostics.push('the last event has an e tag buzz-acp would refuse, so its thread is unknown');
+      return undefined;
+    }
+    rootEventId = anchors.root ?? anchors.parent ?? last.id;
+    parentEventId = anchors.parent ?? null;
+  }
+  const replyTo = context?.replyTo;
+  if (replyTo !== undefined && replyTo !== rootEventId && replyTo !== last.id) {
+    diagnostics.push('the reply instruction names neither the thread root nor the last event');
+  }
+  return { rootEventId, parentEventId, replyToEventId: last.id };
+}

@@ -1,0 +1,181 @@
+/**
+ * The values of one rendered event block, each checked whole: ids and pubkeys at their exact
+ * length in lowercase, channel displays anchored on their fixed-length `(#uuid)` suffix, senders
+ * on their fixed-length `(npub: …, hex: …)` suffix. A partial match is never an id.
+ */
+import { isHex64, UUID_PATTERN } from '../hex.js';
+import { toHexPubkey } from '../npub.js';
+
+/** The value after `label` when `line` starts with it, else `undefined`. */
+export function fieldValue(line: string | undefined, label: string): string | undefined {
+  return line?.startsWith(label) === true ? line.slice(label.length) : undefined;
+}
+
+/** True for a lowercase hyphenated UUID of exactly 36 characters. */
+export function isUuid(value: string): boolean {
+  return value.length === 36 && UUID_PATTERN.test(value);
+}
+
+/** A rendered channel: `name (#uuid)` or a bare UUID. */
+export interface ChannelDisplay {
+  /** The channel UUID. */
+  readonly id: string;
+  /** The name rendered before `(#uuid)`, if any. */
+  readonly name?: string;
+}
+
+/** ` (#` + 36 + `)`: the fixed-length suffix of a named channel display. */
+const CHANNEL_SUFFIX_LENGTH = 40;
+
+/**
+ * Reads `name (#uuid)` or a bare UUID. The UUID is the one in the **last** 40 characters, so a
+ * name that itself contains `(#uuid)` cannot move it.
+ */
+export function parseChannelDisplay(value: string): ChannelDisplay | undefined {
+  if (value.length === 36) return isUuid(value) ? { id: value } : undefined;
+  const open = value.length - CHANNEL_SUFFIX_LENGTH;
+  if (open < 1 || !value.startsWith(' (#', open) || !value.endsWith(')')) return undefined;
+  const id = value.slice(open + 3, -1);
+  return isUuid(id) ? { id, name: value.slice(0, open) } : undefined;
+}
+
+/** A sender as rendered: 64-hex pubkey plus the label the host printed, if any. */
+export interface RenderedSender {
+  /** 64 lowercase hex. */
+  readonly pubkey: string;
+  /** Display name (untrusted). */
+  readonly label?: string;
+}
+
+/** Why a sender could not be read. */
+export type SenderProblem = 'malformed' | 'mismatch';
+
+const NPUB_LENGTH = 63;
+/** `npub1… (hex: <64>)`: 63 + 7 + 64 + 1. */
+const UNLABELLED_LENGTH = NPUB_LENGTH + 7 + 64 + 1;
+/** ` (npub: <63>, hex: <64>)`: 8 + 63 + 7 + 64 + 1. */
+const LABELLED_SUFFIX_LENGTH = 8 + NPUB_LENGTH + 7 + 64 + 1;
+
+/**
+ * Reads a V3+ `From:` value: `label (npub: N, hex: H)` or `N (hex: H)`. Both forms are parsed
+ * from their fixed-length end, so `(npub: …, hex: …)` decoys inside a label are just label.
+ * The npub must decode to the hex: a disagreement is an error, never a guess.
+ */
+export function parseRichSender(value: string): RenderedSender | SenderProblem {
+  if (value.length === UNLABELLED_LENGTH) {
+    if (!value.startsWith(' (hex: ', NPUB_LENGTH) || !value.endsWith(')')) return 'malformed';
+    return pair(value.slice(0, NPUB_LENGTH), value.slice(NPUB_LENGTH + 7, -1), undefined);
+  }
+  const open = value.length - LABELLED_SUFFIX_LENGTH;
+  if (open < 1 || !value.startsWith(' (npub: ', open) || !value.endsWith(')')) return 'malformed';
+  const npubAt = open + 8;
+  if (!value.startsWith(', hex: ', npubAt + NPUB_LENGTH)) return 'malformed';
+  return pair(
+    value.slice(npubAt, npubAt + NPUB_LENGTH),
+    value.slice(npubAt + NPUB_LENGTH + 7, -1),
+    value.slice(0, open),
+  );
+}
+
+function pair(npub: string, hex: string, label: string | undefined): RenderedSender | SenderProblem {
+  const decoded = npubToHex(npub);
+  if (decoded === undefined || !isHex64(hex)) return 'malformed';
+  if (decoded !== hex) return 'mismatch';
+  return label === undefined ? { pubkey: hex } : { pubkey: hex, label };
+}
+
+/**
+ * Reads a V1/V2 `From:` value: an npub (lowercase, checksummed, 32 bytes) or, where the host's
+ * bech32 encoding failed, 64 lowercase hex.
+ */
+export function parseBareSender(value: string): RenderedSender | SenderProblem {
+  if (isHex64(value)) return { pubkey: value };
+  const decoded = npubToHex(value);
+  return decoded === undefined ? 'malformed' : { pubkey: decoded };
+}
+
+function npubToHex(value: string): string | undefined {
+  // Lowercase only: the host prints bech32 in lowercase, and nip19 would accept all-caps.
+  if (value.length !== NPUB_LENGTH || !value.startsWith('npub1') || value !== value.toLowerCase()) return undefined;
+  try {
+    return toHexPubkey(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const KIND_PATTERN = /^(?:0|[1-9]\d{0,4})$/;
+
+/** A decimal Nostr kind, 0–65535, without leading zeros. */
+export function parseKind(value: string): number | undefined {
+  if (!KIND_PATTERN.test(value)) return undefined;
+  const kind = Number(value);
+  return kind <= 65_535 ? kind : undefined;
+}
+
+const RFC3339_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z|[+-]\d{2}:\d{2})$/;
+const SECONDS_PATTERN = /^(?:0|[1-9]\d{0,15})$/;
+
+/**
+ * Unix seconds from a rendered time: RFC 3339 with an offset and whole seconds (the host prints
+ * `+00:00`), or the bare decimal seconds the host falls back to. Impossible dates are refused.
+ */
+export function parseTime(value: string): number | undefined {
+  if (SECONDS_PATTERN.test(value)) {
+    const seconds = Number(value);
+    return Number.isSafeInteger(seconds) ? seconds : undefined;
+  }
+  const match = RFC3339_PATTERN.exec(value);
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const millis = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(millis);
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() + 1 !== month ||
+    check.getUTCDate() !== day ||
+    check.getUTCHours() !== hour ||
+    check.getUTCMinutes() !== minute ||
+    check.getUTCSeconds() !== second
+  ) {
+    return undefined;
+  }
+  const seconds = millis / 1000 - offsetSeconds(match[7] ?? 'Z');
+  return seconds >= 0 ? seconds : undefined;
+}
+
+function offsetSeconds(offset: string): number {
+  if (offset === 'Z') return 0;
+  const hours = Number(offset.slice(1, 3));
+  const minutes = Number(offset.slice(4, 6));
+  if (hours > 23 || minutes > 59) return Number.NaN;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  return sign * (hours * 3600 + minutes * 60);
+}
+
+/** Tags as the host prints them: compact JSON, an array of arrays of strings. */
+export type RenderedTags = readonly (readonly string[])[];
+
+/** Parses a `Tags:` value; `undefined` unless it is exactly a JSON array of string arrays. */
+export function parseTags(value: string): RenderedTags | undefined {
+  if (!value.startsWith('[') || !value.endsWith(']')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  for (const tag of parsed as unknown[]) {
+    if (!Array.isArray(tag)) return undefined;
+    for (const item of tag as unknown[]) if (typeof item !== 'string') return undefined;
+  }
+  return parsed as RenderedTags;
+}

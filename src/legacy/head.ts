@@ -1,0 +1,93 @@
+/**
+ * The fixed lines at the top of a rendered event block, up to `Content:` (or V1's `Message:`).
+ * They come before any message text, so at a real block start they are authoritative: the first
+ * `Event ID:`, `Channel:`, `From:` after a real separator are the host's, whatever the content
+ * below them imitates.
+ */
+import {
+  type ChannelDisplay,
+  fieldValue,
+  parseBareSender,
+  parseChannelDisplay,
+  parseKind,
+  parseRichSender,
+  parseTime,
+  type RenderedSender,
+} from './fields.js';
+import { isHex64 } from '../hex.js';
+
+/** How the event blocks of a section are laid out. */
+export type BlockLayout = 'v1' | 'v2' | 'rich';
+
+/** The header fields of one event block. */
+export interface EventHead {
+  /** The layout the block was read with. */
+  readonly layout: BlockLayout;
+  /** `Event ID:` (rich layout only). */
+  readonly id: string | null;
+  /** `Channel:`. */
+  readonly channel: ChannelDisplay;
+  /** `Kind:` (absent in V1). */
+  readonly kind: number | null;
+  /** `From:`. */
+  readonly sender: RenderedSender;
+  /** `Time:` in Unix seconds. */
+  readonly createdAt: number;
+  /** Index of the `Content:` / `Message:` line. */
+  readonly contentLine: number;
+  /** The first content line's text (after the label). */
+  readonly firstContent: string;
+}
+
+/** Why a block head could not be read: a sentence that echoes nothing received. */
+export interface HeadProblem {
+  readonly problem: string;
+  /** True when the sender's npub and hex disagree (an error, never a guess). */
+  readonly mismatch?: true;
+}
+
+/** The layout of a V2/V3 (`[Sprout event…]`) block: V3 starts with `Event ID:`. */
+export function sproutLayout(firstLine: string | undefined): BlockLayout {
+  return firstLine?.startsWith('Event ID: ') === true ? 'rich' : 'v2';
+}
+
+/** Reads the head of an event block whose first field line is `lines[at]`. */
+export function readHead(lines: readonly string[], at: number, layout: BlockLayout): EventHead | HeadProblem {
+  let line = at;
+  let id: string | null = null;
+  if (layout === 'rich') {
+    const value = fieldValue(lines[line++], 'Event ID: ');
+    if (value === undefined || !isHex64(value)) return { problem: 'an event block has no valid Event ID line' };
+    id = value;
+  }
+  const channelText = fieldValue(lines[line++], 'Channel: ');
+  const channel = channelText === undefined ? undefined : parseChannelDisplay(channelText);
+  if (channel === undefined || (layout !== 'rich' && channel.name !== undefined)) {
+    return { problem: 'an event block has no valid Channel line' };
+  }
+  let kind: number | null = null;
+  if (layout !== 'v1') {
+    const value = fieldValue(lines[line++], 'Kind: ');
+    const parsed = value === undefined ? undefined : parseKind(value);
+    if (parsed === undefined) return { problem: 'an event block has no valid Kind line' };
+    kind = parsed;
+  }
+  const fromText = fieldValue(lines[line++], 'From: ');
+  if (fromText === undefined) return { problem: 'an event block has no From line' };
+  const sender = layout === 'rich' ? parseRichSender(fromText) : parseBareSender(fromText);
+  if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree", mismatch: true };
+  if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
+  const timeText = fieldValue(lines[line++], 'Time: ');
+  const createdAt = timeText === undefined ? undefined : parseTime(timeText);
+  if (createdAt === undefined) return { problem: 'an event block has no valid Time line' };
+  const contentLine = line;
+  const firstContent = fieldValue(lines[contentLine], layout === 'v1' ? 'Message: ' : 'Content: ');
+  if (firstContent === undefined) return { problem: 'an event block has no Content line' };
+  return { layout, id, channel, kind, sender, createdAt, contentLine, firstContent };
+}
+
+/** The content of a block: its first line's text, then whole lines up to `end` (exclusive). */
+export function contentUpTo(lines: readonly string[], head: EventHead, end: number): string {
+  if (end <= head.contentLine + 1) return head.firstContent;
+  return head.firstContent + '\n' + lines.slice(head.contentLine + 1, end).join('\n');
+}

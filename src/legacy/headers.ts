@@ -1,0 +1,135 @@
+/**
+ * The structural lines of every era: section headers (`[Buzz events — 2 events]`,
+ * `<buzz-event type="…">`, the Steer/Interrupt merge headers) and event separators
+ * (`--- Event 2 (@mention) ---`). Each is recognized whole, on a line of its own, with its exact
+ * characters (U+2014 em dashes, not hyphens); anything else is content.
+ */
+
+/** Which family of renderer a section header belongs to. */
+export type Era = 'v1' | 'v2' | 'v3' | 'v4' | 'v5';
+
+/** What a section holds: this turn's events, or the cancelled turn of a merge. */
+export type SectionRole = 'events' | 'prior';
+
+/** A recognized section header. */
+export interface SectionHeader {
+  /** `v2` stands for "Sprout V2 or V3" until the first event block tells them apart. */
+  readonly era: Era;
+  /** `events` for the delivered events, `prior` for the cancelled turn of a merge. */
+  readonly role: SectionRole;
+  /** `single`: the event block follows the header; `chunks`: `--- Event i ---` separators follow. */
+  readonly form: 'single' | 'chunks';
+  /** The event count the header states, if it states one. */
+  readonly declared?: number;
+  /** For XML frames: the closing tag line. */
+  readonly close?: string;
+  /** True for a merge header (its section belongs to a Steer/Interrupt merge). */
+  readonly merge: boolean;
+}
+
+const EM = ' \u2014 ';
+const COUNT_PATTERN = /^[1-9]\d{0,3}$/;
+
+/** `N events]` at the end of a batch header → N. */
+function countBefore(text: string, suffix: string): number | undefined {
+  if (!text.endsWith(suffix)) return undefined;
+  const digits = text.slice(0, -suffix.length);
+  return COUNT_PATTERN.test(digits) ? Number(digits) : undefined;
+}
+
+/** Bracket merge headers, by exact text. */
+const MERGE_SINGLE: Readonly<Record<string, SectionRole>> = {
+  '[What you were working on]': 'prior',
+  [`[Previous request${EM}interrupted before completion]`]: 'prior',
+  [`[New message${EM}arrived while you were working]`]: 'events',
+  [`[New request${EM}supersedes previous]`]: 'events',
+};
+/** Bracket merge headers with a count: the text before ` — N events]`. */
+const MERGE_MULTI = [`[New messages${EM}arrived while you were working`, `[New request${EM}supersedes previous`];
+
+/** XML merge frames (V5), by element name. */
+const XML_MERGE: Readonly<Record<string, SectionRole>> = {
+  'what-you-were-working-on': 'prior',
+  'previous-request-interrupted-before-completion': 'prior',
+  'your-interrupted-turn-was-handling': 'prior',
+  'new-message-arrived-while-you-were-working': 'events',
+  'new-request-supersedes-previous': 'events',
+};
+
+/** Recognizes a section header line of any era, or returns `undefined`. */
+export function sectionHeader(line: string): SectionHeader | undefined {
+  if (line.startsWith('<')) return xmlHeader(line);
+  if (!line.startsWith('[') || !line.endsWith(']')) return undefined;
+  return bracketHeader(line);
+}
+
+function bracketHeader(line: string): SectionHeader | undefined {
+  for (const brand of ['Buzz', 'Sprout'] as const) {
+    const era: Era = brand === 'Buzz' ? 'v4' : 'v2';
+    if (line.startsWith(`[${brand} event: `)) return { era, role: 'events', form: 'single', merge: false };
+    const declared = batchCount(line, `[${brand} events${EM}`);
+    if (declared !== undefined) return { era, role: 'events', form: 'chunks', declared, merge: false };
+  }
+  if (line === '[Sprout @mention]') return { era: 'v1', role: 'events', form: 'single', merge: false };
+  const v1Count = batchCount(line, `[Sprout @mention${EM}`);
+  if (v1Count !== undefined) return { era: 'v1', role: 'events', form: 'chunks', declared: v1Count, merge: false };
+  const role = Object.hasOwn(MERGE_SINGLE, line) ? MERGE_SINGLE[line] : undefined;
+  if (role !== undefined) return { era: 'v3', role, form: 'chunks', merge: true };
+  for (const prefix of MERGE_MULTI) {
+    const declared = batchCount(line, prefix + EM);
+    if (declared !== undefined) return { era: 'v3', role: 'events', form: 'chunks', declared, merge: true };
+  }
+  return undefined;
+}
+
+function batchCount(line: string, prefix: string): number | undefined {
+  return line.startsWith(prefix) ? countBefore(line.slice(prefix.length), ' events]') : undefined;
+}
+
+const XML_OPEN_PATTERN = /^<([a-z][a-z-]{0,63})((?: [a-z]{1,16}="[^"<>]{0,256}")*)>$/;
+const COUNT_ATTRIBUTE = /(?:^| )count="([1-9]\d{0,3})"/;
+
+function xmlHeader(line: string): SectionHeader | undefined {
+  const match = XML_OPEN_PATTERN.exec(line);
+  if (match === null) return undefined;
+  const name = match[1] ?? '';
+  const attributes = match[2] ?? '';
+  const countText = COUNT_ATTRIBUTE.exec(attributes)?.[1];
+  const declared = countText === undefined ? {} : { declared: Number(countText) };
+  const close = `</${name}>`;
+  if (name === 'buzz-event') {
+    return attributes.startsWith(' type="')
+      ? { era: 'v5', role: 'events', form: 'single', close, merge: false }
+      : undefined;
+  }
+  if (name === 'buzz-events') {
+    return countText === undefined
+      ? undefined
+      : { era: 'v5', role: 'events', form: 'chunks', close, ...declared, merge: false };
+  }
+  const role = Object.hasOwn(XML_MERGE, name) ? XML_MERGE[name] : undefined;
+  return role === undefined ? undefined : { era: 'v5', role, form: 'chunks', close, ...declared, merge: true };
+}
+
+/**
+ * The number of an event separator: `--- Event N (tag) ---` (V2+; the tag may contain `)`, so
+ * the line is matched up to its trailing ` ---`) or `--- Event N ---` (V1). `undefined` otherwise.
+ */
+export function separatorNumber(line: string, tagged: boolean): number | undefined {
+  if (!line.startsWith('--- Event ') || !line.endsWith(' ---')) return undefined;
+  const rest = line.slice(10, -4);
+  const space = rest.indexOf(' ');
+  const digits = space === -1 ? rest : rest.slice(0, space);
+  if (!COUNT_PATTERN.test(digits)) return undefined;
+  if (!tagged) return space === -1 ? Number(digits) : undefined;
+  return space !== -1 && rest.startsWith('(', space + 1) && rest.endsWith(')') ? Number(digits) : undefined;
+}
+
+/** The closing notes of Steer/Interrupt merges and the kept-session re-prompt: text after the events. */
+export function isTrailer(line: string): boolean {
+  return (
+    line.startsWith('Note: ') ||
+    line.startsWith('<openclaw-session-label') ||
+    line.startsWith('Your previous turn was interrupted')
+  );
+}

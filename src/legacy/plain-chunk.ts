@@ -1,0 +1,119 @@
+/**
+ * Event blocks of the Sprout eras that render no `Event ID:` (V1 `Message:`, V2 `Content:`).
+ * Nothing can confirm a boundary there, so a section is read only when its structure is
+ * unambiguous: each separator it needs occurs exactly once where it can be. A forged separator
+ * that could be real makes the read fail; one that cannot (a number out of sequence) is content.
+ */
+import { fieldValue, parseTags } from './fields.js';
+import { contentUpTo, readHead, type BlockLayout } from './head.js';
+import { separatorNumber } from './headers.js';
+import { fail, type Failure, type ScrapedEvent } from './outcome.js';
+
+/** Kinds that a V2 host rendered without a `Tags:` line, depending on its commit (spec §8 ex. 5). */
+const V2_CHAT_KINDS: ReadonlySet<number> = new Set([9, 40_001, 40_002]);
+
+/** The events of a plain section and what was noticed reading them. */
+export interface PlainSectionRead {
+  readonly events: ScrapedEvent[];
+  readonly diagnostics: string[];
+}
+
+/**
+ * Reads the blocks of a V1/V2 section that runs from `first` (the first field line, or the first
+ * separator when `declared` is set) to the end of `lines`.
+ */
+export function readPlainSection(
+  lines: readonly string[],
+  first: number,
+  layout: Exclude<BlockLayout, 'rich'>,
+  declared: number | undefined,
+): PlainSectionRead | Failure {
+  const diagnostics: string[] = [];
+  if (declared === undefined) {
+    const event = readPlainBlock(lines, first, layout, lines.length, false, diagnostics);
+    return 'failure' in event ? event : { events: [event], diagnostics };
+  }
+  const tagged = layout !== 'v1';
+  if (separatorNumber(lines[first] ?? '', tagged) !== 1) {
+    return fail('invalid', 'a batch does not start with its first event separator');
+  }
+  const separators = separatorsByNumber(lines, first + 1, tagged);
+  const events: ScrapedEvent[] = [];
+  let at = first;
+  for (let number = 2; ; number++) {
+    const next = (separators.get(number) ?? []).filter((line) => line > at);
+    if (next.length > 1) {
+      return fail('ambiguous', 'an event separator occurs more than once and no event id tells which is real');
+    }
+    const end = next[0];
+    const event = readPlainBlock(
+      lines,
+      at + 1,
+      layout,
+      end === undefined ? lines.length : end - 1,
+      end === undefined,
+      diagnostics,
+    );
+    if ('failure' in event) return event;
+    events.push(event);
+    if (end === undefined) break;
+    at = end;
+  }
+  if (events.length !== declared) {
+    diagnostics.push(`the batch header declares ${declared} events; ${events.length} were found`);
+  }
+  return { events, diagnostics };
+}
+
+/** Separator lines that follow a blank line, by number. */
+function separatorsByNumber(lines: readonly string[], from: number, tagged: boolean): Map<number, number[]> {
+  const found = new Map<number, number[]>();
+  for (let line = from; line < lines.length; line++) {
+    if (lines[line - 1] !== '') continue;
+    const number = separatorNumber(lines[line] ?? '', tagged);
+    if (number === undefined) continue;
+    const list = found.get(number);
+    if (list === undefined) found.set(number, [line]);
+    else list.push(line);
+  }
+  return found;
+}
+
+function readPlainBlock(
+  lines: readonly string[],
+  at: number,
+  layout: Exclude<BlockLayout, 'rich'>,
+  end: number,
+  last: boolean,
+  diagnostics: string[],
+): ScrapedEvent | Failure {
+  const head = readHead(lines, at, layout);
+  if ('problem' in head) return fail('invalid', head.problem);
+  let stop = end;
+  // A V1 batch ends every block with a newline: the last block's trailing empty line is not content.
+  if (layout === 'v1' && last && stop > head.contentLine + 1 && lines[stop - 1] === '') stop--;
+  let tags: readonly (readonly string[])[] | undefined;
+  if (layout === 'v2' && stop > head.contentLine + 1) {
+    const value = fieldValue(lines[stop - 1], 'Tags: ');
+    const parsed = value === undefined ? undefined : parseTags(value);
+    if (parsed !== undefined) {
+      stop--;
+      if (head.kind !== null && V2_CHAT_KINDS.has(head.kind)) {
+        diagnostics.push('a V2 chat event ends in a Tags line that may be message text; its tags are not used');
+      } else {
+        tags = parsed;
+      }
+    }
+  }
+  const label = head.sender.label;
+  return {
+    id: null,
+    sender: head.sender.pubkey,
+    ...(label === undefined ? {} : { senderLabel: label }),
+    kind: head.kind,
+    createdAt: head.createdAt,
+    content: contentUpTo(lines, head, stop),
+    ...(tags === undefined ? {} : { tags }),
+    channel: head.channel,
+  };
+}

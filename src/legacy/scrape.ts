@@ -1,0 +1,160 @@
+/**
+ * The legacy scraper: rebuilds a {@link BuzzScrapedContext} from the prompt text of hosts that
+ * send no `_meta.buzz`, for every rendering era (Sprout V1–V3, Buzz V4 bracket headers, V5 XML).
+ *
+ * Where sections come from decides what can be forged. From early Buzz on, each section is its
+ * own ACP text block, and a block boundary is something message content cannot produce: a block
+ * whose first line is a section header is a real section. Only when no block starts with one
+ * (Sprout eras, early Buzz: one string) are headers looked for inside the text, and then a
+ * reading is taken only if exactly one candidate header yields a complete, consistent sequence.
+ */
+import type { BuzzScrapedContext } from '../context.js';
+import { type BuzzErrorCode, BuzzMetaError } from '../errors.js';
+import { type BuzzLimits, resolveLimits } from '../limits.js';
+import { assemble } from './assemble.js';
+import { textBlocks } from './blocks.js';
+import { type ContextRead, isContextStart, readContext } from './context-block.js';
+import { HashBudget } from './event-id.js';
+import { sectionHeader } from './headers.js';
+import { type Failure, isFailure } from './outcome.js';
+import { readSequence, type SectionRead } from './sections.js';
+
+/** Options of {@link scrapePromptText}. */
+export interface ScrapeOptions {
+  /** Size bounds; unspecified ones keep their defaults (`DEFAULT_LIMITS`). */
+  readonly limits?: Partial<BuzzLimits>;
+}
+
+/** The never-throwing result of {@link scrapePromptText}. */
+export type ScrapeResult =
+  { readonly ok: true; readonly context: BuzzScrapedContext } | { readonly ok: false; readonly error: BuzzMetaError };
+
+/** Candidate headers tried in one-string prompts; more than this is refused as ambiguous. */
+const MAX_CANDIDATES = 8;
+
+/**
+ * Rebuilds the Buzz context from the text blocks of an ACP `prompt`. Never throws. The result is
+ * `scraped`: any chat participant can shape this text, so use it for routing and display, never
+ * to authorize.
+ *
+ * @example
+ * ```ts
+ * const read = scrapePromptText(params.prompt)
+ * if (read.ok) console.error(read.context.channelId, read.context.events.at(-1)?.sender)
+ * ```
+ */
+export function scrapePromptText(prompt: unknown, options?: ScrapeOptions): ScrapeResult {
+  try {
+    return { ok: true, context: scrape(prompt, resolveLimits(options?.limits)) };
+  } catch (error) {
+    if (error instanceof BuzzMetaError) return { ok: false, error };
+    return {
+      ok: false,
+      error: BuzzMetaError.of('internal', '/prompt', 'unexpected failure while reading prompt text'),
+    };
+  }
+}
+
+/** Characters of prompt text read at most: every event at its content bound, plus room for structure. */
+function maxTextLength(limits: BuzzLimits): number {
+  return 2 * (limits.maxEvents + 1) * (limits.maxContentLength + 4096);
+}
+
+function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
+  const found = textBlocks(prompt);
+  if (found === undefined) {
+    throw BuzzMetaError.of('no_buzz_context', '/prompt', 'the request has no _meta.buzz and no prompt text');
+  }
+  if (found.length > maxTextLength(limits)) {
+    throw BuzzMetaError.of(
+      'limit_exceeded',
+      '/prompt',
+      'the prompt text is longer than the limits allow for any delivery',
+    );
+  }
+  // Each real boundary is hashed about once; forged ones may cost as much again, then reading stops.
+  const budget = new HashBudget(2 * found.length + 262_144);
+  const split = found.blocks.map((block) => ({ index: block.index, lines: block.text.split('\n') }));
+  const diagnostics: string[] = [];
+  const perBlock = split.filter((block) => sectionHeader(block.lines[0] ?? '') !== undefined);
+  let sections: SectionRead[];
+  let context: ContextRead | undefined;
+  if (perBlock.length > 0) {
+    sections = [];
+    for (const block of perBlock) {
+      const read = readSequence(block.lines, 0, budget);
+      if (isFailure(read)) throw toError(read, `/prompt/${block.index}/text`);
+      sections.push(...read.sections);
+    }
+    const contextBlock = split.find((block) => isContextStart(block.lines[0]));
+    context = contextBlock === undefined ? undefined : readContext(contextBlock.lines, 0, contextBlock.lines.length);
+  } else {
+    const lines = split.flatMap((block, position) => (position === 0 ? block.lines : ['', ...block.lines]));
+    const chosen = chooseInOneString(lines, budget);
+    sections = chosen.sections;
+    const contextLine = lines.findIndex(
+      (line, index) => isContextStart(line) && (index === 0 || lines[index - 1] === ''),
+    );
+    context =
+      contextLine === -1 || contextLine > chosen.start ? undefined : readContext(lines, contextLine, chosen.start);
+  }
+  const context_ = assemble(sections, context, limits, diagnostics);
+  if (isFailure(context_)) throw toError(context_, '/prompt');
+  return context_;
+}
+
+/**
+ * One string: every header at the start of the text or after a blank line is a candidate. The
+ * reading is taken when exactly one candidate, not itself a header inside another candidate's
+ * sequence, reads through to the end; a quoted block that also reads makes it ambiguous.
+ */
+function chooseInOneString(lines: readonly string[], budget: HashBudget): { sections: SectionRead[]; start: number } {
+  const candidates: number[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    if ((index === 0 || lines[index - 1] === '') && sectionHeader(lines[index] ?? '') !== undefined) {
+      candidates.push(index);
+    }
+  }
+  if (candidates.length === 0) {
+    throw BuzzMetaError.of(
+      'no_buzz_context',
+      '/prompt',
+      'the request has no _meta.buzz and its prompt text has no Buzz event block',
+    );
+  }
+  if (candidates.length > MAX_CANDIDATES) {
+    throw BuzzMetaError.of(
+      'ambiguous_prompt_text',
+      '/prompt',
+      'the prompt text has too many Buzz section headers to tell the real one',
+    );
+  }
+  const readings: { start: number; sections: SectionRead[] }[] = [];
+  let firstFailure: Failure | undefined;
+  for (const start of candidates) {
+    const read = readSequence(lines, start, budget);
+    if (isFailure(read)) firstFailure ??= read;
+    else readings.push({ start, sections: [...read.sections] });
+  }
+  const inner = new Set(readings.flatMap((reading) => reading.sections.slice(1).map((section) => section.headerLine)));
+  const outer = readings.filter((reading) => !inner.has(reading.start));
+  if (outer.length === 1) return outer[0] as { start: number; sections: SectionRead[] };
+  if (outer.length > 1) {
+    throw BuzzMetaError.of(
+      'ambiguous_prompt_text',
+      '/prompt',
+      'more than one Buzz event block reads whole; a message may be quoting one',
+    );
+  }
+  throw toError(firstFailure ?? { failure: 'invalid', message: 'no Buzz event block reads whole' }, '/prompt');
+}
+
+const CODES: Readonly<Record<Failure['failure'], BuzzErrorCode>> = {
+  invalid: 'invalid_prompt_text',
+  ambiguous: 'ambiguous_prompt_text',
+  limit: 'limit_exceeded',
+};
+
+function toError(failure: Failure, path: string): BuzzMetaError {
+  return BuzzMetaError.of(CODES[failure.failure], path, failure.message);
+}
