@@ -339,3 +339,9 @@ function verdict(id: string, target: number, what: string): void {
 verdict('b', DRAFT_TARGET, 'asserted 4-event draft read vs JSON.parse of the request text');
 verdict('d', VERIFY_TARGET, 'verified 1-event envelope vs its 2 bare schnorr.verify');
 verdict('b-cold', DRAFT_TARGET, '(informative) the draft target with cold caches, single ops');
+
+// Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
+if (only === undefined || only.split(',').some((word) => word.trim() === 'dedup')) {
+  const { runDedupBench } = await import('./dedup.js');
+  await runDedupBench();
+}
