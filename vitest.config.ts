@@ -19,8 +19,9 @@ export default defineConfig({
       'bench/**',
       'dist/**',
       '.stryker-tmp/**',
-      // The examples run as child processes, where Stryker's active mutant does not reach.
-      ...(underStryker ? ['test/examples/**'] : []),
+      // The examples and the dedup pool workers run as child processes, where Stryker's active mutant
+      // does not reach.
+      ...(underStryker ? ['test/examples/**', 'test/dedup/pool.test.ts'] : []),
     ],
     // FAST_CHECK_SEED and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op when neither is set.
     // Under Stryker also test/support/mutation.setup.ts: schemas are rebuilt for every test, so

@@ -1,5 +1,8 @@
 /** Type-level tests of the dedup API: a claim keeps the event type of the context it came from. */
+import { Cluster, Redis } from 'ioredis';
+import { createClient, createCluster } from 'redis';
 import { describe, expectTypeOf, test } from 'vitest';
+import { createRedisStore } from '../../src/redis.js';
 import {
   createDeduper,
   createMemoryStore,
@@ -37,5 +40,20 @@ describe('dedup types', () => {
     createDeduper({ onStoreError: 'fail-soft' });
     // @ts-expect-error: ms are numbers
     createDeduper({ ttlMs: '1h' });
+  });
+});
+
+describe('buzz-meta/redis types', () => {
+  test('takes redis and ioredis clients, cluster clients included', () => {
+    const nodeRedis = createClient();
+    const nodeCluster = createCluster({ rootNodes: [] });
+    const io = new Redis();
+    const ioCluster = new Cluster([]);
+    expectTypeOf(createRedisStore({ client: nodeRedis })).toEqualTypeOf<DedupStore>();
+    expectTypeOf(createRedisStore({ client: nodeCluster, prefix: 'app:' })).toEqualTypeOf<DedupStore>();
+    expectTypeOf(createRedisStore({ client: io })).toEqualTypeOf<DedupStore>();
+    expectTypeOf(createRedisStore({ client: ioCluster })).toEqualTypeOf<DedupStore>();
+    // @ts-expect-error: a client is required
+    createRedisStore({});
   });
 });
