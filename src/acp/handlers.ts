@@ -14,7 +14,7 @@ import type {
   PromptRequest,
   PromptResponse,
 } from '@agentclientprotocol/sdk';
-import type { BuzzContext } from '../context.js';
+import type { BuzzContext, BuzzEvent } from '../context.js';
 import type { Deduper } from '../dedup/types.js';
 import type { BuzzMetaError } from '../errors.js';
 import { channelKey, senderKey, threadKey } from '../keys.js';
@@ -44,6 +44,11 @@ export interface BuzzTurn<C extends BuzzContext = BuzzContext> {
   readonly fresh: readonly C['events'][number][];
   /** Events already handled or in flight elsewhere (always empty without a deduper). */
   readonly seen: readonly C['events'][number][];
+  /**
+   * Cancelled events of a Steer/Interrupt merge (`context.cancelledEvents`) this turn took over
+   * because their own turn never finished them: act on them too. Without a deduper, all of them.
+   */
+  readonly carried: readonly BuzzEvent[];
 }
 
 /** What the agent's handler receives: the SDK's request context, plus `buzz`. */
@@ -107,7 +112,8 @@ export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
  * Answers the wrapper gives itself (the handler is not called):
  * - a read that fails (tampered, too weak for `minTrust`, malformed): `stopReason: 'refusal'`;
  * - no Buzz context under `missing: 'refuse'`: `stopReason: 'refusal'` with code `no_buzz_context`;
- * - every event already handled or in flight elsewhere (a redelivery): `stopReason: 'end_turn'`;
+ * - every event already handled or in flight elsewhere, and nothing carried over from a cancelled
+ *   turn (a redelivery): `stopReason: 'end_turn'`, outcome `all-seen`;
  * - `session/cancel` before the handler started: `stopReason: 'cancelled'`.
  *
  * Each carries a {@link BuzzPromptOutcome} in `_meta.buzzMeta`. A turn cancelled while the
@@ -148,9 +154,11 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
     const read = reader.read(params);
     let buzz: BuzzTurn<C> | undefined;
     if (!read.ok) {
-      const { code, path, message } = read.error;
+      const { code, path, issues } = read.error;
       if (code !== 'no_buzz_context' || refuseMissing) {
-        return answer(params, 'refusal', { outcome: 'refused', code, path, reason: message });
+        // The deciding finding's sentence; `error.message` would repeat the path in front of it.
+        const reason = issues[0]?.message ?? read.error.message;
+        return answer(params, 'refusal', { outcome: 'refused', code, path, reason });
       }
     }
     const turn = turns.open(params.sessionId);
@@ -162,17 +170,19 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
         const context = read.context;
         let fresh: readonly C['events'][number][] = context.events;
         let seen: readonly C['events'][number][] = [];
+        let carried: readonly BuzzEvent[] = context.cancelledEvents;
         if (deduper !== undefined) {
           const claim = await deduper.claim(context);
           await turn.hold(claim);
           ({ fresh, seen } = claim);
+          carried = claim.carried ?? [];
         }
         if (turn.cancelled) return answer(params, 'cancelled', { outcome: 'cancelled' });
-        if (fresh.length === 0 && seen.length > 0) {
+        if (fresh.length === 0 && carried.length === 0 && seen.length > 0) {
           await turn.release();
           return answer(params, 'end_turn', { outcome: 'all-seen', seen: seen.length });
         }
-        buzz = { context, keys: keysOf(context), fresh, seen };
+        buzz = { context, keys: keysOf(context), fresh, seen, carried };
       }
       const signal = AbortSignal.any([request.signal, turn.signal]);
       let response: PromptResponse;

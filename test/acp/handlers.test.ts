@@ -23,7 +23,7 @@ import type { BuzzContext } from '../../src/context.js';
 import { createBuzzReader } from '../../src/index.js';
 import { AGENT, OWNER } from '../support/keys.js';
 import { CHANNEL_ID, jsonCopy, sampleEnvelope } from '../envelope/sample.js';
-import { setDeduper } from './support/set-deduper.js';
+import { recordingDeduper as setDeduper } from './support/recording-deduper.js';
 
 type Seen = BuzzPromptContext<BuzzContext, 'pass'>;
 type Handler = (request: Seen) => Promise<PromptResponse> | PromptResponse;
@@ -161,7 +161,7 @@ describe('buzzHandlers: answers the wrapper gives itself', () => {
           outcome: 'refused',
           code: 'no_buzz_context',
           path: '/_meta/buzz',
-          reason: '/_meta/buzz: the request has no _meta.buzz, and its prompt text has no Buzz event block',
+          reason: 'the request has no _meta.buzz, and its prompt text has no Buzz event block',
         },
       },
     });
@@ -187,7 +187,7 @@ describe('buzzHandlers: answers the wrapper gives itself', () => {
       outcome: 'refused',
       code: 'trust_too_low',
       path: '/_meta/buzz',
-      reason: '/_meta/buzz: this context is asserted, and verified was required',
+      reason: 'this context is asserted, and verified was required',
     });
   });
 
@@ -304,5 +304,38 @@ describe('buzzHandlers: settling the claim', () => {
     expect(response).toEqual(endTurn);
     expect(cancels).toEqual(['another']);
     expect(deduper.settles).toEqual(['commit:1']);
+  });
+});
+
+describe('buzzHandlers: steer merges', () => {
+  const eventA = { id: 'a'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 1 };
+  const eventB = { id: 'b'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 2 };
+  const delivery = (events: unknown[], cancelledEvents: unknown[]) => ({ ...draft, events, cancelledEvents });
+
+  test('cancelled events nobody finished are carried into the merged turn; handled ones are not', async () => {
+    const deduper = setDeduper();
+    const turns: unknown[] = [];
+    await withAgent(
+      { deduper },
+      ({ buzz }) => {
+        turns.push({
+          fresh: buzz?.fresh.map((e) => e.id),
+          seen: buzz?.seen.map((e) => e.id),
+          carried: buzz?.carried.map((e) => e.id),
+        });
+        return endTurn;
+      },
+      async (host, sessionId) => {
+        // B was handled earlier; A's turn was cancelled (released), so nobody handled A.
+        await host.request(methods.agent.session.prompt, params(sessionId, delivery([eventB], [])));
+        await host.request(methods.agent.session.prompt, params(sessionId, delivery([eventB], [eventA])));
+        await host.request(methods.agent.session.prompt, params(sessionId, delivery([eventB], [eventA])));
+      },
+    );
+    expect(turns).toEqual([
+      { fresh: [eventB.id], seen: [], carried: [] },
+      { fresh: [], seen: [eventB.id], carried: [eventA.id] },
+    ]);
+    expect(deduper.settles).toEqual(['commit:1', 'commit:0', 'release:0']);
   });
 });

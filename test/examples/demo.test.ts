@@ -1,6 +1,7 @@
 /**
- * `npm run demo` end to end: a host process, a real ACP agent child process on stdio, seven
- * deliveries. Runs the demo exactly as the script does and checks what it prints.
+ * `npm run demo` end to end: the host process, examples/memory-agent.ts as a real ACP agent child
+ * process on stdio, every turn of the table. Runs the demo exactly as the script does and checks
+ * what it prints: each turn's verdict, what the agent saw, the reasons, the summary, 80 columns.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,32 +14,42 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const DEMO_TIMEOUT_MS = 60_000;
 
 describe('examples/demo.ts', () => {
-  it('exits 0 and prints every delivery with the expected answer', { timeout: DEMO_TIMEOUT_MS }, async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: '1' },
-      timeout: DEMO_TIMEOUT_MS,
-    });
-    const rows = stdout
-      .split('\n')
-      .filter((line) => /^ {2}\d {2}/.test(line))
-      .map((line) => line.trim().split(/\s{2,}/));
-    expect(rows).toEqual([
-      ['1', 'signed v1 envelope', 'verified (envelope-v1)', 'yes'],
-      ['2', 'signed thread reply, 2 senders', 'verified (envelope-v1)', 'yes'],
-      ['3', 'tampered text', 'rejected: payload_hash_mismatch', 'yes'],
-      ['4', 'attested by another key', 'rejected: signer_mismatch', 'yes'],
-      ['5', "another key claiming the agent's", 'rejected: attestation_signature_invalid', 'yes'],
-      ['6', 'unsigned draft shape', 'asserted (meta-draft)', 'yes'],
-      ['7', 'no _meta.buzz', 'rejected: no_buzz_context', 'yes'],
-    ]);
-    expect(stdout).toMatch(/^ {7}partitions buzz:channel:[0-9a-f-]{36} {2}\| {2}buzz:pubkey:[0-9a-f]{12}…$/m);
-    expect(stdout).toMatch(/^ {7}sender {5}npub1[0-9a-z]{7}…[0-9a-z]{6} {2}buzz:pubkey:[0-9a-f]{12}…$/m);
-    expect(stdout).toContain(
-      "       note       2 distinct senders in this delivery; attributed to the last event's sender\n",
-    );
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('7/7 deliveries answered as expected');
-    // The agent's own log goes to the demo's stderr only when something failed.
-    expect(stderr).toBe('');
-  });
+  it(
+    'exits 0 with every turn as expected, the reasons in words, within 80 columns',
+    { timeout: DEMO_TIMEOUT_MS },
+    async () => {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
+        cwd: root,
+        env: { ...process.env, NO_COLOR: '1' },
+        timeout: DEMO_TIMEOUT_MS,
+      });
+      const rows = stdout
+        .split('\n')
+        .filter((line) => /^ ?\d+ {2}\S/.test(line))
+        .map((line) => line.trim().split(/\s{2,}/));
+      expect(rows).toEqual([
+        ['1', 'signed v1 envelope', 'as expected'],
+        ['2', 'unsigned draft', 'as expected'],
+        ['3', 'tampered envelope', 'as expected'],
+        ['4', 'another key posing as the agent', 'as expected'],
+        ['5', 'redelivery of turn 1', 'as expected'],
+        ['6', 'long turn, cancelled', 'as expected'],
+        ['7', 'the cancelled turn, retried', 'as expected'],
+        ['8', 'steer merge', 'as expected'],
+        ['9', 'no Buzz context', 'as expected'],
+      ]);
+      expect(stdout).toMatch(/^ {6}saw {6}verified \(envelope-v1\), sender npub1[0-9a-z]{7}…[0-9a-z]{6}$/m);
+      expect(stdout).toMatch(/^ {6}channel {2}buzz:channel:[0-9a-f-]{36}$/m);
+      expect(stdout).toContain('      refused  payload_hash_mismatch: payloadHash does not match the envelope’s\n');
+      expect(stdout).toContain('      why      accepted as asserted only because this agent does not require\n');
+      expect(stdout).toContain('      deduped  all 1 event(s) already handled; handler not called\n');
+      expect(stdout).toContain('      answer   cancelled\n');
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+        '9/9 turns as expected: 1 verified, 3 asserted, 2 refused, 1 deduped, 1 cancelled',
+      );
+      expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
+      // The agent's own log goes to the demo's stderr only when something failed.
+      expect(stderr).toBe('');
+    },
+  );
 });
