@@ -26,6 +26,7 @@ import { buildEnvelopeSchema, envelopeParser } from '../src/envelope/schema.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { type BenchGroup, type BenchResult, quantile, runBench } from './harness.js';
 import { draftRequests, envelopeCases } from './fixtures.js';
+import { READER_TARGETS, readerGroups } from './reader.js';
 
 const DRAFT_TARGET = 1.0;
 const VERIFY_TARGET = 1.15;
@@ -225,6 +226,8 @@ const groups: BenchGroup[] = [
   },
 ];
 
+groups.push(...(await readerGroups()));
+
 // ---------------------------------------------------------------- run
 
 const options = {
@@ -339,3 +342,14 @@ function verdict(id: string, target: number, what: string): void {
 verdict('b', DRAFT_TARGET, 'asserted 4-event draft read vs JSON.parse of the request text');
 verdict('d', VERIFY_TARGET, 'verified 1-event envelope vs its 2 bare schnorr.verify');
 verdict('b-cold', DRAFT_TARGET, '(informative) the draft target with cold caches, single ops');
+verdict(
+  'r1-wasm',
+  READER_TARGETS.fresh,
+  'createBuzzReader() vs readBuzzContext, verified 1-event envelope (goal ≥ 3.5× faster)',
+);
+verdict(
+  'r20-wasm',
+  READER_TARGETS.fresh,
+  'createBuzzReader() vs readBuzzContext, verified 20-event envelope (goal ≥ 3.5× faster)',
+);
+verdict('rc-cached', READER_TARGETS.cached, 'same envelope again through the cache vs a keyless (asserted) read');

@@ -7,7 +7,8 @@
 // 2. Checks that the install holds exactly one copy of each @noble package: buzz-meta pins the
 //    versions nostr-tools pins, so there is one secp256k1 implementation, not two or three.
 // 3. Type-checks every ```ts block of README.md there (strict, NodeNext), importing `buzz-meta`
-//    and `buzz-meta/host` as a user would, and imports both entry points with plain node.
+//    and `buzz-meta/host` as a user would, imports both entry points with plain node, and loads
+//    the reader's libsecp256k1 backend (it reads nostr-wasm's binary from the installed package).
 // 4. With `--measure N`: the median wall time of N fresh `node` processes that import
 //    `buzz-meta`, minus the median of N that import nothing (docs/performance.md).
 // Nothing is skipped: without the registry the install fails, and so does this check.
@@ -145,12 +146,14 @@ try {
   if (tsc.status === 0) console.log(`  ${String(blocks.length)} block(s) compile`);
   else fail(`README blocks do not compile:\n${tsc.stdout}${tsc.stderr}`);
 
-  console.log('both entry points import with plain node');
-  run(
-    process.execPath,
-    ['--input-type=module', '-e', "await import('buzz-meta'); await import('buzz-meta/host');"],
-    project,
-  );
+  console.log("both entry points import with plain node, and the reader's libsecp256k1 backend loads");
+  const probe = [
+    "import { createBuzzReader } from 'buzz-meta';",
+    "await import('buzz-meta/host');",
+    "const reader = await createBuzzReader({ backend: 'wasm' });",
+    "if (reader.backend !== 'wasm') throw new Error('the wasm backend did not load');",
+  ].join('\n');
+  run(process.execPath, ['--input-type=module', '-e', probe], project);
   console.log('  ok');
 
   if (samples > 0) {

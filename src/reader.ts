@@ -13,8 +13,10 @@ import { type BuzzReadResult, type ContextFor, type ReadBuzzOptions, readWith } 
 /** Options of {@link createBuzzReader}: those of `readBuzzContext`, plus the crypto set-up. */
 export interface BuzzReaderOptions extends ReadBuzzOptions {
   /**
-   * Signature backend: `'auto'` (default) loads libsecp256k1 via nostr-wasm and falls back to
-   * pure JS if it cannot load; `'wasm'` fails instead of falling back; `'js'` never loads wasm.
+   * Signature backend: `'auto'` (default) loads libsecp256k1 (the wasm build nostr-wasm ships) for
+   * the attestation and every event, and falls back to pure JS if it cannot load; `'wasm'` fails
+   * instead of falling back; `'js'` never loads wasm. A check the wasm backend cannot complete
+   * (it throws) runs again in pure JS: a backend failure is never a verdict.
    */
   readonly backend?: 'auto' | 'wasm' | 'js';
   /** Verified signatures remembered (default 10 000; 0 turns the cache off). */
@@ -46,6 +48,17 @@ const DEFAULT_CACHE_SIZE = 10_000;
 export async function createBuzzReader<const O extends BuzzReaderOptions = BuzzReaderOptions>(
   options?: O,
 ): Promise<BuzzReader<ContextFor<O>>> {
+  return createReaderWith(options, loadWasmVerifier);
+}
+
+/**
+ * {@link createBuzzReader} with the wasm loader passed in (internal: tests give it one that fails,
+ * to exercise the fallback without breaking the installed nostr-wasm).
+ */
+export async function createReaderWith<const O extends BuzzReaderOptions = BuzzReaderOptions>(
+  options: O | undefined,
+  loadWasm: () => Promise<SignatureVerifier>,
+): Promise<BuzzReader<ContextFor<O>>> {
   const given: BuzzReaderOptions = options ?? {};
   const cacheSize = given.cacheSize ?? DEFAULT_CACHE_SIZE;
   if (!Number.isSafeInteger(cacheSize) || cacheSize < 0) {
@@ -63,7 +76,7 @@ export async function createBuzzReader<const O extends BuzzReaderOptions = BuzzR
     ...(given.scrape === undefined ? {} : { scrape: given.scrape }),
     limits: resolveLimits(given.limits),
   };
-  const base = await chooseVerifier(backend);
+  const base = await chooseVerifier(backend, loadWasm);
   const verifier = cacheSize === 0 ? base : withVerdictCache(base, cacheSize);
   const probe = readWith({}, readOptions, verifier);
   if (!probe.ok && probe.error.code === 'invalid_option') throw probe.error;
@@ -78,10 +91,13 @@ export async function createBuzzReader<const O extends BuzzReaderOptions = BuzzR
   };
 }
 
-async function chooseVerifier(backend: 'auto' | 'wasm' | 'js'): Promise<SignatureVerifier> {
+async function chooseVerifier(
+  backend: 'auto' | 'wasm' | 'js',
+  loadWasm: () => Promise<SignatureVerifier>,
+): Promise<SignatureVerifier> {
   if (backend === 'js') return jsVerifier;
   try {
-    return await loadWasmVerifier();
+    return await loadWasm();
   } catch {
     if (backend === 'wasm') {
       throw BuzzMetaError.of('invalid_option', '/backend', 'the wasm backend (nostr-wasm) could not be loaded');

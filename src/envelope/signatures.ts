@@ -1,13 +1,13 @@
 /**
  * Who checks signatures: pure JS (`@noble/curves`, always available, synchronous) or libsecp256k1
- * compiled to wasm (nostr-wasm, loaded once, ~5× faster for events), optionally behind a bounded
- * cache of verdicts that already verified, so a redelivered event costs a map lookup.
+ * compiled to wasm (nostr-wasm's binary, loaded once, several times faster), optionally behind a
+ * bounded cache of verdicts that already verified, so a redelivered event costs a map lookup.
  *
  * Only positive verdicts are cached, keyed by the exact (pubkey, message, signature) triple:
  * a cache hit is the same mathematical fact as the check it replaces.
  */
-import { hexToBytes, schnorrVerifyHex } from './crypto.js';
-import { copyEvent } from './nostr-event.js';
+import { bytesToHex, hexToBytes, schnorrVerifyHex } from './crypto.js';
+import { loadLibsecp256k1, type RawSchnorrVerify } from './libsecp256k1.js';
 import type { NostrEventFields } from './crypto.js';
 
 /** A signed Nostr event as the verifier sees it (already schema-checked). */
@@ -23,7 +23,7 @@ export interface SignatureVerifier {
   /** Which implementation runs. */
   readonly backend: 'js' | 'wasm';
   /** BIP-340 verify of `signatureHex` over a 32-byte digest with x-only `pubkeyHex`. */
-  verifyDigest(signatureHex: string, digest: Uint8Array, digestHex: string, pubkeyHex: string): boolean;
+  verifyDigest(signatureHex: string, digest: Uint8Array, pubkeyHex: string): boolean;
   /** BIP-340 verify of an event's `sig` over its `id` with its `pubkey` (the id is checked elsewhere). */
   verifyEvent(event: SignedEventFields): boolean;
 }
@@ -31,41 +31,35 @@ export interface SignatureVerifier {
 /** The synchronous pure-JS verifier `readBuzzContext` uses. */
 export const jsVerifier: SignatureVerifier = {
   backend: 'js',
-  verifyDigest: (signatureHex, digest, _digestHex, pubkeyHex) => schnorrVerifyHex(signatureHex, digest, pubkeyHex),
+  verifyDigest: (signatureHex, digest, pubkeyHex) => schnorrVerifyHex(signatureHex, digest, pubkeyHex),
   verifyEvent: (event) => schnorrVerifyHex(event.sig, hexToBytes(event.id), event.pubkey),
 };
 
-/** The one nostr-wasm call used here (its `Nostr` interface, abridged). */
-interface NostrWasm {
-  /** Throws unless the event's id and signature are valid. */
-  verifyEvent(event: SignedEventFields): void;
-}
-const NOSTR_WASM = 'nostr-wasm';
-
 /**
- * Loads libsecp256k1 (nostr-wasm) for event signatures. nostr-wasm exposes no raw digest verify,
- * so attestation digests stay on the pure-JS path.
+ * A verifier over libsecp256k1's raw BIP-340 verify. Event signatures are checked over the event
+ * id directly: the id is checked against the NIP-01 hash of the event before any signature runs,
+ * so hashing the event again (as nostr-wasm's `verifyEvent` does, inside a heap that cannot hold
+ * a large event) would add nothing. A backend that throws has given no verdict: that one check
+ * runs again in pure JS.
  */
-export async function loadWasmVerifier(): Promise<SignatureVerifier> {
-  // A non-literal specifier keeps TypeScript from loading nostr-wasm's .d.ts, which needs DOM
-  // types (`/// <reference types="web" />`, `BufferSource`) this Node project does not have.
-  const { initNostrWasm } = (await import(NOSTR_WASM)) as { initNostrWasm: () => Promise<NostrWasm> };
-  const wasm = await initNostrWasm();
+export function libsecp256k1Verifier(raw: RawSchnorrVerify): SignatureVerifier {
+  const verify = (signatureHex: string, message: Uint8Array, pubkeyHex: string): boolean => {
+    try {
+      return raw(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));
+    } catch {
+      return schnorrVerifyHex(signatureHex, message, pubkeyHex);
+    }
+  };
   return {
     backend: 'wasm',
-    verifyDigest: (signatureHex, digest, digestHex, pubkeyHex) =>
-      jsVerifier.verifyDigest(signatureHex, digest, digestHex, pubkeyHex),
-    verifyEvent: (event) => {
-      // nostr-wasm recomputes the id itself; give it a fresh plain object it may not keep.
-      const copy = copyEvent(event);
-      try {
-        wasm.verifyEvent(copy);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    verifyDigest: (signatureHex, digest, pubkeyHex) => verify(signatureHex, digest, pubkeyHex),
+    verifyEvent: (event) => verify(event.sig, hexToBytes(event.id), event.pubkey),
   };
+}
+
+/** Loads libsecp256k1 (the wasm build nostr-wasm ships) for both kinds of signature. */
+export async function loadWasmVerifier(): Promise<SignatureVerifier> {
+  return libsecp256k1Verifier(await loadLibsecp256k1());
 }
 
 /** Wraps a verifier with an LRU cache of at most `maxEntries` positive verdicts. */
@@ -89,10 +83,11 @@ export function withVerdictCache(base: SignatureVerifier, maxEntries: number): S
   };
   return {
     backend: base.backend,
-    verifyDigest(signatureHex, digest, digestHex, pubkeyHex) {
-      const key = `d:${pubkeyHex}:${digestHex}:${signatureHex}`;
+    verifyDigest(signatureHex, digest, pubkeyHex) {
+      // Keyed by the very bytes verified, not by a hex the caller claims they are.
+      const key = `d:${pubkeyHex}:${bytesToHex(digest)}:${signatureHex}`;
       if (seen(key)) return true;
-      const ok = base.verifyDigest(signatureHex, digest, digestHex, pubkeyHex);
+      const ok = base.verifyDigest(signatureHex, digest, pubkeyHex);
       if (ok) remember(key);
       return ok;
     },

@@ -178,7 +178,7 @@ export function checkEnvelope(
   }
 
   if (agentPubkey !== undefined && failures.length === 0 && digest !== undefined) {
-    if (!verifier.verifyDigest(envelope.attestation.signature, digest, envelope.attestation.payloadHash, agentPubkey)) {
+    if (!verifier.verifyDigest(envelope.attestation.signature, digest, agentPubkey)) {
       fail(
         'attestation_signature_invalid',
         ['attestation', 'signature'],

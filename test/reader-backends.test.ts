@@ -1,0 +1,161 @@
+/**
+ * The reader's choice of backend and its verdict cache. A wasm loader that fails falls back to
+ * pure JS under `'auto'` and is an error under `'wasm'`; the cache never answers for bytes its
+ * backend did not verify, and never remembers a refusal.
+ */
+import { fc, test as fcTest } from '@fast-check/vitest';
+import { describe, expect, test } from 'vitest';
+import { BuzzMetaError } from '../src/index.js';
+import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../src/host.js';
+import { createReaderWith } from '../src/reader.js';
+import { jsVerifier, type SignatureVerifier, withVerdictCache } from '../src/envelope/signatures.js';
+import { numRuns } from './support/fuzz.js';
+
+const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
+const agent = generateSecretKey();
+const owner = generateSecretKey();
+const buzz = buildBuzzEnvelope({
+  agentSecretKey: agent,
+  channelId: CHANNEL,
+  ownerPubkey: getPublicKey(owner),
+  events: [signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL]], content: 'hi' }, owner)],
+});
+const params = { _meta: { buzz } };
+
+describe('choosing the backend', () => {
+  const failingLoad = (): Promise<SignatureVerifier> => Promise.reject(new Error('no wasm here'));
+
+  test("'auto' falls back to pure JS when the wasm backend cannot load, and still verifies", async () => {
+    const reader = await createReaderWith({ agentPubkey: getPublicKey(agent), backend: 'auto' }, failingLoad);
+    expect(reader.backend).toBe('js');
+    expect(reader.parse(params).trust).toBe('verified');
+  });
+
+  test('no backend option means auto', async () => {
+    const reader = await createReaderWith({ agentPubkey: getPublicKey(agent) }, failingLoad);
+    expect(reader.backend).toBe('js');
+  });
+
+  test("'wasm' refuses to start when it cannot load", async () => {
+    const error = await createReaderWith({ backend: 'wasm' }, failingLoad).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(BuzzMetaError);
+    expect([(error as BuzzMetaError).code, (error as BuzzMetaError).message]).toEqual([
+      'invalid_option',
+      '/backend: the wasm backend (nostr-wasm) could not be loaded',
+    ]);
+  });
+
+  test("'js' never loads wasm", async () => {
+    let loads = 0;
+    const reader = await createReaderWith({ backend: 'js' }, () => {
+      loads++;
+      return failingLoad();
+    });
+    expect([reader.backend, loads]).toEqual(['js', 0]);
+  });
+
+  test('the loaded backend is the one used, behind the cache unless cacheSize is 0', async () => {
+    const calls: string[] = [];
+    const spy: SignatureVerifier = {
+      backend: 'wasm',
+      verifyDigest: (...args) => {
+        calls.push('digest');
+        return jsVerifier.verifyDigest(...args);
+      },
+      verifyEvent: (event) => {
+        calls.push('event');
+        return jsVerifier.verifyEvent(event);
+      },
+    };
+    const load = (): Promise<SignatureVerifier> => Promise.resolve(spy);
+    const cached = await createReaderWith({ agentPubkey: getPublicKey(agent) }, load);
+    expect(cached.backend).toBe('wasm');
+    cached.parse(params);
+    cached.parse(params);
+    expect(calls).toEqual(['digest', 'event']);
+    calls.length = 0;
+    const uncached = await createReaderWith({ agentPubkey: getPublicKey(agent), cacheSize: 0 }, load);
+    uncached.parse(params);
+    uncached.parse(params);
+    expect(calls).toEqual(['digest', 'event', 'digest', 'event']);
+  });
+});
+
+describe('the verdict cache', () => {
+  const hex = (n: number, length: number): string => n.toString(16).padStart(length, '0');
+  const call = fc.record({
+    kind: fc.constantFrom('digest', 'event'),
+    pubkey: fc.nat(2),
+    message: fc.nat(2),
+    signature: fc.nat(2),
+  });
+
+  fcTest.prop(
+    [
+      fc.array(call, { maxLength: 40 }),
+      fc.array(fc.boolean(), { minLength: 54, maxLength: 54 }),
+      fc.integer({ min: 1, max: 4 }),
+    ],
+    {
+      numRuns,
+    },
+  )('never answers for bytes its backend did not verify, and never caches a refusal', (calls, verdicts, size) => {
+    const verifiedByBase = new Set<string>();
+    let baseCalls = 0;
+    const judge = (kind: string, pubkey: string, message: string, signature: string): boolean => {
+      baseCalls++;
+      const index =
+        (kind === 'digest' ? 0 : 27) +
+        Number.parseInt(pubkey, 16) * 9 +
+        Number.parseInt(message, 16) * 3 +
+        Number.parseInt(signature, 16);
+      const ok = verdicts[index] === true;
+      if (ok) verifiedByBase.add(`${kind} ${pubkey} ${message} ${signature}`);
+      return ok;
+    };
+    const base: SignatureVerifier = {
+      backend: 'js',
+      verifyDigest: (signature, digest, pubkey) =>
+        judge('digest', pubkey, Buffer.from(digest).toString('hex'), signature),
+      verifyEvent: (event) => judge('event', event.pubkey, event.id, event.sig),
+    };
+    const cache = withVerdictCache(base, size);
+    for (const c of calls) {
+      const pubkey = hex(c.pubkey, 64);
+      const message = hex(c.message, 64);
+      const signature = hex(c.signature, 128);
+      const before = baseCalls;
+      const ok =
+        c.kind === 'digest'
+          ? cache.verifyDigest(signature, Uint8Array.from(Buffer.from(message, 'hex')), pubkey)
+          : cache.verifyEvent({ id: message, pubkey, sig: signature, created_at: 0, kind: 9, tags: [], content: '' });
+      const answeredFromCache = baseCalls === before;
+      if (answeredFromCache) {
+        expect(ok).toBe(true);
+        expect(verifiedByBase.has(`${c.kind} ${pubkey} ${message} ${signature}`)).toBe(true);
+      }
+    }
+  });
+
+  test('an attestation digest is keyed by its bytes: another digest under the same hex claim is checked', () => {
+    let baseCalls = 0;
+    const base: SignatureVerifier = {
+      backend: 'js',
+      verifyDigest: () => {
+        baseCalls++;
+        return baseCalls === 1;
+      },
+      verifyEvent: () => false,
+    };
+    const cache = withVerdictCache(base, 8);
+    const pubkey = 'a'.repeat(64);
+    const signature = 'b'.repeat(128);
+    expect(cache.verifyDigest(signature, new Uint8Array(32).fill(1), pubkey)).toBe(true);
+    expect(cache.verifyDigest(signature, new Uint8Array(32).fill(2), pubkey)).toBe(false);
+    expect(cache.verifyDigest(signature, new Uint8Array(32).fill(1), pubkey)).toBe(true);
+    expect(baseCalls).toBe(2);
+  });
+});
