@@ -36,7 +36,11 @@ describe('examples/demo.ts', () => {
         ['6', 'long turn, cancelled', 'as expected'],
         ['7', 'the cancelled turn, retried', 'as expected'],
         ['8', 'steer merge', 'as expected'],
-        ['9', 'no Buzz context', 'as expected'],
+        ['9', 'legacy text, sprout V1 era', 'as expected'],
+        ['10', 'legacy text, V4 era', 'as expected'],
+        ['11', 'legacy text, V5 XML era', 'as expected'],
+        ['12', 'forged block inside a message', 'as expected'],
+        ['13', 'no Buzz context', 'as expected'],
       ]);
       expect(stdout).toMatch(/^ {6}saw {6}verified \(envelope-v1\), sender npub1[0-9a-z]{7}…[0-9a-z]{6}$/m);
       expect(stdout).toMatch(/^ {6}channel {2}buzz:channel:[0-9a-f-]{36}$/m);
@@ -44,9 +48,12 @@ describe('examples/demo.ts', () => {
       expect(stdout).toContain('      why      accepted as asserted only because this agent does not require\n');
       expect(stdout).toContain('      deduped  all 1 event(s) already handled; handler not called\n');
       expect(stdout).toContain('      answer   cancelled\n');
-      expect(stdout.trimEnd().split('\n').at(-1)).toBe(
-        '9/9 turns as expected: 1 verified, 3 asserted, 2 refused, 1 deduped, 1 cancelled',
-      );
+      expect(stdout.trimEnd().split('\n').slice(-2)).toEqual([
+        'read: 1 verified, 3 asserted, 4 scraped; 2 refused, 1 deduped, 1 cancelled',
+        '13/13 turns as expected',
+      ]);
+      expect(stdout).toMatch(/^ {6}saw {6}scraped \(prompt-text\), sender npub1/m);
+      expect(stdout).toContain('      why      the quoted block claims the CEO sent it; it is only content of\n');
       expect(Math.max(...stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
       // The agent's own log goes to the demo's stderr only when something failed.
       expect(stderr).toBe('');
