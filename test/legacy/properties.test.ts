@@ -184,7 +184,9 @@ fcTest.prop(
 );
 
 /** V1/V2: plain text without structure-like lines (those make a batch ambiguous there, by design). */
-const plainBody = fc.string({ maxLength: 60 }).filter((text) => !text.includes('--- Event') && !text.includes('Tags: ['));
+const plainBody = fc
+  .string({ maxLength: 60 })
+  .filter((text) => !text.includes('--- Event') && !text.includes('Tags: ['));
 
 fcTest.prop(
   [
