@@ -42,7 +42,11 @@ import { AGENT, OWNER, STRANGER, TEST_KEYS, attestFixed, signEventFixed } from '
 interface ReadVector {
   readonly name: string;
   readonly params: unknown;
-  readonly options: { readonly agentPubkey?: string; readonly minTrust?: string };
+  readonly options: {
+    readonly agentPubkey?: string;
+    readonly minTrust?: string;
+    readonly limits?: Readonly<Record<string, number>>;
+  };
   readonly expect:
     | { readonly ok: true; readonly context: unknown }
     | { readonly ok: false; readonly code: BuzzErrorCode; readonly path: string };
@@ -275,6 +279,7 @@ function validEnvelopes(): ReadVector[] {
     },
     ...anchorVectors(),
     extraChannelTagVector(),
+    ...formerlyRefusedVectors(),
   ];
 }
 
@@ -314,22 +319,64 @@ function refused(
   };
 }
 
+/**
+ * Honestly signed deliveries that upstream builds and that 0.1.0's defaults refused (issue 7):
+ * 101 events; 101 tags, one of them a 17-value `imeta` tag, one value of 1,025 characters;
+ * 65,537 characters of content.
+ */
+function formerlyRefused() {
+  const manyEvents = Array.from({ length: 101 }, (_, i) =>
+    signEventFixed({ kind: 9, created_at: T0 + i, tags: [['h', CHANNEL_ID]], content: String(i) }, OWNER),
+  );
+  const events101 = envelopeOf({ channelId: CHANNEL_ID, ownerPubkey: OWNER.pubkey, events: manyEvents });
+  const imeta = ['imeta', ...Array.from({ length: 16 }, (_, i) => `k${String(i)} v`)];
+  const tags = [
+    ['h', CHANNEL_ID],
+    imeta,
+    ['t', 'v'.repeat(1025)],
+    ...Array.from({ length: 98 }, (_, i) => ['t', `topic${String(i)}`]),
+  ];
+  const tags101 = envelopeOf({
+    channelId: CHANNEL_ID,
+    ownerPubkey: OWNER.pubkey,
+    events: [signEventFixed({ kind: 9, created_at: T0, tags, content: 'x' }, OWNER)],
+  });
+  const content = envelopeOf({
+    channelId: CHANNEL_ID,
+    ownerPubkey: OWNER.pubkey,
+    events: [
+      signEventFixed({ kind: 9, created_at: T0, tags: [['h', CHANNEL_ID]], content: 'c'.repeat(65_537) }, OWNER),
+    ],
+  });
+  return { events101, tags101, content };
+}
+
+function formerlyRefusedVectors(): ReadVector[] {
+  const { events101, tags101, content } = formerlyRefused();
+  const ok = (name: string, envelope: BuzzEnvelopeV1): ReadVector => ({
+    name,
+    params: params(envelope),
+    options: { agentPubkey: AGENT.pubkey },
+    expect: { ok: true, context: expectedContext(envelope, 'verified') },
+    verifyFailures: [],
+  });
+  return [
+    ok('101 events (refused by 0.1.0 defaults; upstream builds it)', events101),
+    ok(
+      '101 tags, a 17-value imeta tag and a 1,025-character tag value on one event (refused by 0.1.0 defaults)',
+      tags101,
+    ),
+    ok('65,537 characters of content (refused by 0.1.0 defaults)', content),
+  ];
+}
+
 function invalidEnvelopes(): ReadVector[] {
   const sample = sampleEnvelope();
   const [first] = sample.events;
   if (first === undefined) throw new Error('the sample has events');
   const pinned = { agentPubkey: AGENT.pubkey };
   const B = '/_meta/buzz';
-  const manyEvents = Array.from({ length: 101 }, (_, i) =>
-    signEventFixed({ kind: 9, created_at: T0 + i, tags: [['h', CHANNEL_ID]], content: String(i) }, OWNER),
-  );
-  const tooManyEvents = resigned((envelope) => {
-    envelope.events = manyEvents;
-    const last = manyEvents[manyEvents.length - 1];
-    if (last === undefined) throw new Error('101 events');
-    envelope.reply = { rootEventId: last.id, parentEventId: null, replyToEventId: last.id };
-  });
-  const tags = [['h', CHANNEL_ID], ...Array.from({ length: 100 }, (_, i) => ['t', `topic${String(i)}`])];
+  const { events101, tags101, content } = formerlyRefused();
   const protoDropped = JSON.parse(
     JSON.stringify(protoEnvelope()).replace('"__proto__":{"polluted":true},', ''),
   ) as unknown;
@@ -391,31 +438,41 @@ function invalidEnvelopes(): ReadVector[] {
       ['payload_hash_mismatch'],
     ),
     refused(
-      '101 events (default limit 100), honestly signed',
-      { buzz: tooManyEvents },
-      pinned,
+      '101 events with limits.maxEvents 100',
+      { buzz: events101 },
+      { ...pinned, limits: { maxEvents: 100 } },
       'limit_exceeded',
       `${B}/events`,
       ['limit_exceeded'],
     ),
     refused(
-      '101 tags on one event (default limit 100), honestly signed',
-      { buzz: resigned(replaceFirstEvent(signEventFixed({ kind: 9, created_at: T0, tags, content: 'x' }, OWNER))) },
-      pinned,
+      '101 tags on one event with limits.maxTags 100',
+      { buzz: tags101 },
+      { ...pinned, limits: { maxTags: 100 } },
       'limit_exceeded',
       `${B}/events/0/tags`,
       ['limit_exceeded'],
     ),
     refused(
-      '65537 characters of content (default limit 65536), honestly signed',
-      {
-        buzz: resigned(
-          replaceFirstEvent(
-            signEventFixed({ kind: 9, created_at: T0, tags: [['h', CHANNEL_ID]], content: 'c'.repeat(65_537) }, OWNER),
-          ),
-        ),
-      },
-      pinned,
+      'a 17-value tag with limits.maxTagValues 16',
+      { buzz: tags101 },
+      { ...pinned, limits: { maxTagValues: 16 } },
+      'limit_exceeded',
+      `${B}/events/0/tags/1`,
+      ['limit_exceeded'],
+    ),
+    refused(
+      'a 1,025-character tag value with limits.maxTagValueLength 1024',
+      { buzz: tags101 },
+      { ...pinned, limits: { maxTagValueLength: 1024 } },
+      'limit_exceeded',
+      `${B}/events/0/tags/2/1`,
+      ['limit_exceeded'],
+    ),
+    refused(
+      '65,537 characters of content with limits.maxContentLength 65536',
+      { buzz: content },
+      { ...pinned, limits: { maxContentLength: 65_536 } },
       'limit_exceeded',
       `${B}/events/0/content`,
       ['limit_exceeded'],

@@ -4,7 +4,10 @@
  */
 import { BuzzMetaError } from './errors.js';
 
-/** Size bounds for one read. Every field is optional in options; defaults are {@link DEFAULT_LIMITS}. */
+/**
+ * Size bounds for one read. Every field is optional in options; defaults are {@link DEFAULT_LIMITS}.
+ * Lengths count UTF-16 code units (JavaScript's `string.length`), never code points.
+ */
 export interface BuzzLimits {
   /** Events per delivery (`events`, and separately `cancelledEvents`). */
   readonly maxEvents: number;
@@ -20,17 +23,45 @@ export interface BuzzLimits {
   readonly maxMembers: number;
   /** Nesting depth of any value under `_meta.buzz` (guards the canonicalizer's recursion). */
   readonly maxDepth: number;
+  /**
+   * Summed UTF-16 length of every string under `_meta.buzz`, keys included: the bound on what
+   * hashing costs, checked before anything is hashed.
+   */
+  readonly maxTotalLength: number;
+  /** Values under `_meta.buzz` (objects, arrays, strings, numbers, …), each visit counted. */
+  readonly maxNodes: number;
 }
 
-/** The default bounds: generous for real chat, small enough that hostile input is cheap to refuse. */
+/**
+ * The Buzz relay's default WebSocket frame (`DEFAULT_MAX_FRAME_BYTES`, 512 KiB, in
+ * crates/buzz-relay/src/config.rs): no event the relay accepts is larger. Every tag, tag value and
+ * UTF-16 unit of content takes at least one byte of it, so no per-event count or length can exceed it.
+ */
+const RELAY_FRAME_BYTES = 512 * 1024;
+
+/**
+ * The ACP SDK's default message bound (`DEFAULT_MAX_MESSAGE_BYTES` of `\@agentclientprotocol/sdk`,
+ * 32 MiB): every UTF-16 unit of a string in the JSON text takes at least one byte, so no
+ * `session/prompt` the SDK accepts holds more string length than this.
+ */
+const ACP_MESSAGE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The default bounds: none refuses a delivery a real buzz-acp host sends through a default Buzz
+ * relay and ACP SDK (README, "Limits", says where each comes from); the total bounds keep what a
+ * sender without the key can make the reader do linear in the size of its request.
+ */
 export const DEFAULT_LIMITS: BuzzLimits = Object.freeze({
-  maxEvents: 100,
-  maxTags: 100,
-  maxTagValues: 16,
-  maxTagValueLength: 1024,
-  maxContentLength: 65_536,
-  maxMembers: 1000,
+  maxEvents: 1000,
+  maxTags: RELAY_FRAME_BYTES,
+  maxTagValues: RELAY_FRAME_BYTES,
+  maxTagValueLength: RELAY_FRAME_BYTES,
+  maxContentLength: RELAY_FRAME_BYTES,
+  maxMembers: 10_000,
   maxDepth: 32,
+  maxTotalLength: ACP_MESSAGE_BYTES,
+  // Every JSON value takes at least two bytes of the message (itself and a separator).
+  maxNodes: ACP_MESSAGE_BYTES / 2,
 });
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof BuzzLimits)[];

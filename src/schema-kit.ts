@@ -7,13 +7,63 @@ import * as z from 'zod';
 import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer } from './errors.js';
 import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN } from './hex.js';
 import { type BuzzLimits, limitsKey } from './limits.js';
+import { isWellFormedUtf16 } from './utf16.js';
+
+/** Hex digits of either case: tells "upper case" apart from "not hex" in a message. */
+const ANY_CASE_HEX = /^[0-9a-f]+$/i;
+
+/** Exactly `digits` lowercase hex digits, with messages that say what to fix (never the value). */
+function lowercaseHex(digits: number, pattern: RegExp) {
+  const want = `must be ${String(digits)} lowercase hex digits`;
+  return z
+    .string()
+    .length(digits, { error: (issue) => `${want}; got ${String(lengthOf(issue.input))} characters` })
+    .regex(pattern, {
+      error: (issue) =>
+        typeof issue.input === 'string' && ANY_CASE_HEX.test(issue.input)
+          ? `${want}: upper-case A–F are not accepted (write it in lowercase)`
+          : `${want} (0–9, a–f)`,
+    });
+}
+
+function lengthOf(input: unknown): number {
+  return typeof input === 'string' ? input.length : 0;
+}
 
 /** 64 lowercase hex digits. */
-export const hex64 = z.string().length(64).regex(HEX64_PATTERN);
+export const hex64 = lowercaseHex(64, HEX64_PATTERN);
 /** 128 lowercase hex digits. */
-export const hex128 = z.string().length(128).regex(HEX128_PATTERN);
+export const hex128 = lowercaseHex(128, HEX128_PATTERN);
 /** Lowercase hyphenated UUID. */
-export const uuid = z.string().length(36).regex(UUID_PATTERN);
+export const uuid = z
+  .string()
+  .length(36, { error: 'must be a lowercase, hyphenated UUID (36 characters)' })
+  .regex(UUID_PATTERN, {
+    error: (issue) =>
+      typeof issue.input === 'string' && UUID_PATTERN.test(issue.input.toLowerCase())
+        ? 'must be a lowercase, hyphenated UUID: upper-case A–F are not accepted (write it in lowercase)'
+        : 'must be a lowercase, hyphenated UUID',
+  });
+
+/**
+ * Event text (content, a tag value): at most `max` UTF-16 code units (zod's own `max` counts code
+ * points, which lets astral text through at twice the bound), and well-formed UTF-16. A longer
+ * one is `limit_exceeded`, naming the option. A lone surrogate is refused: buzz-acp (Rust) can
+ * never send one, and a Rust consumer of the same delivery could not parse it.
+ */
+export function eventText(max: number, option: keyof BuzzLimits, what: string) {
+  return z
+    .string()
+    .refine((text) => text.length <= max, {
+      error: `${what} is longer than limits.${option} (${String(max)} UTF-16 code units)`,
+      params: { [SIZE_LIMIT]: true },
+      abort: true,
+    })
+    .refine(isWellFormedUtf16, {
+      error: `${what} is not well-formed UTF-16 (it holds a lone surrogate, which buzz-acp never sends)`,
+    })
+    .meta({ maxLength: max });
+}
 /** Unix seconds. */
 export const unixSeconds = z.int().min(0);
 /** A Nostr kind (NIP-01: 0–65535). */
@@ -134,6 +184,7 @@ export function checkArrayLength(
   key: string,
   max: number,
   path: readonly (string | number)[],
+  option: keyof BuzzLimits,
 ): BuzzMetaError | undefined {
   if (typeof owner !== 'object' || owner === null) return undefined;
   const value: unknown = Object.hasOwn(owner, key) ? (owner as Record<string, unknown>)[key] : undefined;
@@ -141,7 +192,7 @@ export function checkArrayLength(
     return BuzzMetaError.of(
       'limit_exceeded',
       pointer([...path, key]),
-      `at most ${String(max)} items are read; got ${String(value.length)}`,
+      `at most ${String(max)} items are read (limits.${option}); got ${String(value.length)}`,
     );
   }
   return undefined;

@@ -86,10 +86,15 @@ describe('buildBuzzEnvelope names the input field, not a wire path', () => {
   const agentSecretKey = generateSecretKey();
   const owner = generateSecretKey();
   const ownerPubkey = getPublicKey(owner);
-  const events = [signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL]], content: 'hi' }, owner)];
+  // Signed inside each test: nothing of src/ runs while vitest collects the file (docs/testing.md).
+  const events = () => [
+    signEvent({ kind: 9, created_at: 1_785_840_000, tags: [['h', CHANNEL]], content: 'hi' }, owner),
+  ];
 
   test('an npub as ownerPubkey', () => {
-    expect(caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: CHANNEL, ownerPubkey: NPUB, events }))).toEqual([
+    expect(
+      caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: CHANNEL, ownerPubkey: NPUB, events: events() })),
+    ).toEqual([
       'invalid_option',
       '/ownerPubkey',
       '/ownerPubkey: ownerPubkey must be 64 lowercase hex digits (convert an npub with toHexPubkey)',
@@ -102,7 +107,7 @@ describe('buildBuzzEnvelope names the input field, not a wire path', () => {
       { pubkey: NPUB, role: 'member' as const },
     ];
     expect(
-      caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: CHANNEL, ownerPubkey, members, events })),
+      caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: CHANNEL, ownerPubkey, members, events: events() })),
     ).toEqual([
       'invalid_option',
       '/members/1/pubkey',
@@ -112,7 +117,9 @@ describe('buildBuzzEnvelope names the input field, not a wire path', () => {
 
   test.each([[CHANNEL.toUpperCase()], [CHANNEL.replaceAll('-', '')], [42]])('a channelId like %s', (channelId) => {
     expect(
-      caught(() => buildBuzzEnvelope({ agentSecretKey, channelId: channelId as string, ownerPubkey, events })),
+      caught(() =>
+        buildBuzzEnvelope({ agentSecretKey, channelId: channelId as string, ownerPubkey, events: events() }),
+      ),
     ).toEqual(['invalid_option', '/channelId', '/channelId: channelId must be a lowercase, hyphenated UUID']);
   });
 });

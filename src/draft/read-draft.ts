@@ -4,6 +4,7 @@
 import type { BuzzDraftContext, BuzzIdentifiedEvent } from '../context.js';
 import type { BuzzMetaError } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
+import { checkInputBounds } from '../input-bounds.js';
 import { BUZZ_PATH, checkArrayLength, parseWith, reportUnknownKeys } from '../schema-kit.js';
 import { DRAFT_KEYS, type DraftMeta, draftParser } from './schema.js';
 
@@ -13,8 +14,9 @@ export function readDraft(
   limits: BuzzLimits,
 ): { ok: true; context: BuzzDraftContext } | { ok: false; error: BuzzMetaError } {
   const tooLong =
-    checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH) ??
-    checkArrayLength(raw, 'cancelledEvents', limits.maxEvents, BUZZ_PATH);
+    checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
+    checkArrayLength(raw, 'cancelledEvents', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
+    checkInputBounds(raw, limits);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
   const parsed = parseWith(draftParser(limits), raw, 'invalid_draft');
   if (!parsed.ok) return parsed;

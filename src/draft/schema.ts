@@ -13,8 +13,11 @@ export function buildDraftSchema(limits: BuzzLimits) {
     .object({
       channelId: uuid,
       channelType: z.enum(['channel', 'dm']),
-      events: z.array(event).max(limits.maxEvents),
-      cancelledEvents: z.array(event).max(limits.maxEvents).optional(),
+      events: z.array(event).max(limits.maxEvents, { error: tooMany(limits) }),
+      cancelledEvents: z
+        .array(event)
+        .max(limits.maxEvents, { error: tooMany(limits) })
+        .optional(),
     })
     .meta({
       id: 'BuzzMetaDraft',
@@ -23,6 +26,10 @@ export function buildDraftSchema(limits: BuzzLimits) {
         'Unsigned channel and sender facts from the original _meta.buzz proposal (no version key). ' +
         'Unknown keys may appear and are ignored by readers.',
     });
+}
+
+function tooMany(limits: BuzzLimits): string {
+  return `more events than limits.maxEvents (${String(limits.maxEvents)})`;
 }
 
 /** The draft as the schema types it. */

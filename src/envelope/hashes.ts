@@ -3,7 +3,7 @@
  * origin. `deliveryId` is a correlation and dedup key; only the attestation proves who sent it.
  */
 import { ENVELOPE_DOMAIN } from './schema.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, canonicalize } from './canonical-json.js';
 import { bytesToHex, domainDigest, sha256Hex } from './crypto.js';
 
 /** The parts of an envelope `deliveryId` commits to. */
@@ -62,6 +62,47 @@ export function membershipRevisionOf(channelId: string, members: unknown, maxDep
  */
 export function attestationDigest(envelope: object, maxDepth?: number): Uint8Array {
   return domainDigest(ENVELOPE_DOMAIN, canonicalJson(withoutKey(envelope, 'attestation'), maxDepth));
+}
+
+/** The three hashes a received envelope commits to, recomputed. */
+export interface EnvelopeHashes {
+  /** The attestation digest (see {@link attestationDigest}). */
+  readonly digest: Uint8Array;
+  /** The recomputed `deliveryId`. */
+  readonly deliveryId: string;
+  /** The recomputed `membershipRevision`. */
+  readonly membershipRevision: string;
+}
+
+/**
+ * Recomputes all three hashes of a received (schema-checked) envelope, walking each value once:
+ * the canonical texts of `channel`, its `members` and `reply`, written for the attestation digest,
+ * are reused for `deliveryId` and `membershipRevision` instead of being canonicalized again.
+ */
+export function envelopeHashes(
+  received: Readonly<Record<string, unknown>> & { readonly channel: Readonly<Record<string, unknown>> },
+  eventIds: readonly string[],
+  jobEventId: string | undefined,
+  maxDepth: number,
+  maxNodes: number,
+): EnvelopeHashes {
+  const texts = new Map<object, string | undefined>();
+  for (const part of [received.channel, received.channel.members, received.reply]) {
+    if (typeof part === 'object' && part !== null) texts.set(part, undefined);
+  }
+  const options = { maxDepth, maxNodes, texts };
+  const digest = domainDigest(ENVELOPE_DOMAIN, canonicalize(withoutKey(received, 'attestation'), options));
+  const subject: Record<string, unknown> = {
+    version: received.version,
+    channel: received.channel,
+    reply: received.reply,
+    eventIds,
+  };
+  if (jobEventId !== undefined) subject.jobEventId = jobEventId;
+  const deliveryId = sha256Hex(canonicalize(subject, options));
+  const channelId = received.channel.id;
+  const revision = canonicalize({ version: 1, channelId, members: received.channel.members }, options);
+  return { digest, deliveryId, membershipRevision: 'v1:' + sha256Hex(revision) };
 }
 
 /**

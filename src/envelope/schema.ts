@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
-import { SIZE_LIMIT, hex128, hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
+import { SIZE_LIMIT, eventText, hex128, hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
 
 /** The domain-separation prefix of the attestation digest (a 0x00 byte follows it). */
 export const ENVELOPE_DOMAIN = 'buzz-acp-envelope-v1';
@@ -28,8 +28,14 @@ export function buildEnvelopeSchema(limits: BuzzLimits) {
     pubkey: hex64,
     created_at: unixSeconds,
     kind: nostrKind,
-    tags: z.array(z.array(z.string().max(limits.maxTagValueLength)).max(limits.maxTagValues)).max(limits.maxTags),
-    content: z.string().max(limits.maxContentLength),
+    tags: z
+      .array(
+        z.array(eventText(limits.maxTagValueLength, 'maxTagValueLength', 'a tag value')).max(limits.maxTagValues, {
+          error: `a tag has more values than limits.maxTagValues (${String(limits.maxTagValues)})`,
+        }),
+      )
+      .max(limits.maxTags, { error: `an event has more tags than limits.maxTags (${String(limits.maxTags)})` }),
+    content: eventText(limits.maxContentLength, 'maxContentLength', 'the content'),
     sig: hex128,
   });
   return z
@@ -43,7 +49,9 @@ export function buildEnvelopeSchema(limits: BuzzLimits) {
         agentPubkey: hex64,
         members: z
           .array(z.object({ pubkey: hex64, role: z.enum(['owner', 'admin', 'member']) }))
-          .max(limits.maxMembers),
+          .max(limits.maxMembers, {
+            error: `the channel lists more members than limits.maxMembers (${String(limits.maxMembers)})`,
+          }),
         membershipRevision: z.string().regex(/^v1:[0-9a-f]{64}$/),
       }),
       reply: z.object({
@@ -51,7 +59,10 @@ export function buildEnvelopeSchema(limits: BuzzLimits) {
         parentEventId: hex64.nullable(),
         replyToEventId: hex64,
       }),
-      events: z.array(event).min(1).max(limits.maxEvents),
+      events: z
+        .array(event)
+        .min(1)
+        .max(limits.maxEvents, { error: `more events than limits.maxEvents (${String(limits.maxEvents)})` }),
       job: z
         .object({
           jobId: hex64,

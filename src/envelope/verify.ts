@@ -7,10 +7,11 @@
 import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, pointer } from '../errors.js';
 import { DEFAULT_LIMITS, type BuzzLimits, resolveLimits } from '../limits.js';
 import { toHexPubkey } from '../npub.js';
+import { checkInputBounds } from '../input-bounds.js';
 import { BUZZ_PATH, checkArrayLength, parseWith } from '../schema-kit.js';
 import { bytesToHex, nostrEventId } from './crypto.js';
 import { jsVerifier, type SignatureVerifier } from './signatures.js';
-import { attestationDigest, deliveryIdOf, membershipRevisionOf } from './hashes.js';
+import { envelopeHashes } from './hashes.js';
 import { type EnvelopeV1, envelopeParser } from './schema.js';
 
 /** Options of {@link verifyBuzzEnvelope}. */
@@ -94,7 +95,7 @@ export function checkEnvelope(
   verifier: SignatureVerifier = jsVerifier,
 ): EnvelopeCheck {
   const tooLong =
-    checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH) ??
+    checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
     checkArrayLength(
       typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'channel')
         ? (raw as { channel: unknown }).channel
@@ -102,7 +103,9 @@ export function checkEnvelope(
       'members',
       limits.maxMembers,
       [...BUZZ_PATH, 'channel'],
-    );
+      'maxMembers',
+    ) ??
+    checkInputBounds(raw, limits);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
   const parsed = parseWith(envelopeParser(limits), raw, 'invalid_envelope');
   if (!parsed.ok) return parsed;
@@ -128,7 +131,9 @@ export function checkEnvelope(
 
   let digest: Uint8Array | undefined;
   try {
-    digest = attestationDigest(received, limits.maxDepth);
+    const eventIds = envelope.events.map((event) => event.id);
+    const hashes = envelopeHashes(received, eventIds, envelope.job?.eventId, limits.maxDepth, limits.maxNodes);
+    digest = hashes.digest;
     if (bytesToHex(digest) !== envelope.attestation.payloadHash) {
       fail(
         'payload_hash_mismatch',
@@ -136,18 +141,10 @@ export function checkEnvelope(
         'payloadHash does not match the envelope’s contents',
       );
     }
-    const deliveryInput = {
-      version: envelope.version,
-      channel: received.channel,
-      reply: received.reply,
-      events: envelope.events,
-      job: envelope.job,
-    };
-    if (deliveryIdOf(deliveryInput, limits.maxDepth) !== envelope.deliveryId) {
+    if (hashes.deliveryId !== envelope.deliveryId) {
       fail('delivery_id_mismatch', ['deliveryId'], 'deliveryId does not match channel, reply and event ids');
     }
-    const revision = membershipRevisionOf(envelope.channel.id, received.channel.members, limits.maxDepth);
-    if (revision !== envelope.channel.membershipRevision) {
+    if (hashes.membershipRevision !== envelope.channel.membershipRevision) {
       fail(
         'membership_revision_mismatch',
         ['channel', 'membershipRevision'],

@@ -117,11 +117,11 @@ export const VALID_DRAFTS: readonly DraftCase[] = [
     },
   },
   {
-    name: '100 events (the default limit)',
-    buzz: { ...base, events: many(100) },
+    name: '1000 events (the default limit)',
+    buzz: { ...base, events: many(1000) },
     expect: {
       ok: true,
-      context: context({ events: many(100).map((e) => ({ id: e.id, sender: e.sender, kind: 9, createdAt: T0 })) }),
+      context: context({ events: many(1000).map((e) => ({ id: e.id, sender: e.sender, kind: 9, createdAt: T0 })) }),
     },
   },
 ];
@@ -192,6 +192,6 @@ export const INVALID_DRAFTS: readonly DraftCase[] = [
     '/events/0/createdAt',
   ),
   invalid('cancelledEvents null', { ...base, cancelledEvents: null }, 'invalid_draft', '/cancelledEvents'),
-  invalid('101 events', { ...base, events: many(101) }, 'limit_exceeded', '/events'),
-  invalid('101 cancelled events', { ...base, cancelledEvents: many(101) }, 'limit_exceeded', '/cancelledEvents'),
+  invalid('1001 events', { ...base, events: many(1001) }, 'limit_exceeded', '/events'),
+  invalid('1001 cancelled events', { ...base, cancelledEvents: many(1001) }, 'limit_exceeded', '/cancelledEvents'),
 ];

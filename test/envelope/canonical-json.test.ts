@@ -119,17 +119,18 @@ describe('canonicalJson exact values', () => {
   });
 
   test.each([
-    { name: 'a fraction', value: { a: [0, 1.5] }, path: '/a/1' },
+    { name: 'a fraction', value: { a: [0, 1.5] }, path: '/*/1' },
+    { name: 'a fraction under contract keys', value: { events: [{ kind: 1.5 }] }, path: '/events/0/kind' },
     { name: 'NaN', value: [Number.NaN], path: '/0' },
-    { name: 'Infinity', value: { x: Number.POSITIVE_INFINITY }, path: '/x' },
-    { name: '2^53 (unsafe)', value: { n: 2 ** 53 }, path: '/n' },
+    { name: 'Infinity', value: { x: Number.POSITIVE_INFINITY }, path: '/*' },
+    { name: '2^53 (unsafe)', value: { n: 2 ** 53 }, path: '/*' },
     { name: '-(2^53) (unsafe)', value: -(2 ** 53), path: '' },
     { name: '1e21', value: [1e21], path: '/0' },
-    { name: 'undefined in an object', value: { u: undefined }, path: '/u' },
+    { name: 'undefined in an object', value: { u: undefined }, path: '/*' },
     { name: 'a bigint', value: [1n], path: '/0' },
-    { name: 'a function', value: { f: () => 1 }, path: '/f' },
+    { name: 'a function', value: { f: () => 1 }, path: '/*' },
     { name: 'a symbol', value: Symbol('s'), path: '' },
-    { name: 'a key needing escape in the path', value: { 'a/b~c': 0.5 }, path: '/a~1b~0c' },
+    { name: 'a received key (never echoed: written *)', value: { 'a/b~c': 0.5 }, path: '/*' },
   ])('rejects $name with canonical_json at its path', ({ value, path }) => {
     expect(codeAndPath(() => canonicalJson(value))).toEqual({ code: 'canonical_json', path });
   });
@@ -139,7 +140,16 @@ describe('canonicalJson exact values', () => {
     expect(canonicalJson(nest(64))).toBe('['.repeat(64) + '1' + ']'.repeat(64));
     expect(codeAndPath(() => canonicalJson(nest(65)))).toEqual({ code: 'limit_exceeded', path: '/0'.repeat(64) });
     expect(canonicalJson({ a: [1] }, 2)).toBe('{"a":[1]}');
-    expect(codeAndPath(() => canonicalJson({ a: [[1]] }, 2))).toEqual({ code: 'limit_exceeded', path: '/a/0' });
+    expect(codeAndPath(() => canonicalJson({ a: [[1]] }, 2))).toEqual({ code: 'limit_exceeded', path: '/*/0' });
+  });
+
+  test('bounds the values visited: a graph sharing sub-objects costs maxNodes at most, not 2^depth', () => {
+    // 2^40 visits if walked naively; refused after maxNodes visits instead.
+    let shared: unknown = [1];
+    for (let level = 0; level < 40; level++) shared = [shared, shared];
+    expect(codeAndPath(() => canonicalJson(shared, 64, 10_000))).toEqual({ code: 'limit_exceeded', path: '' });
+    expect(canonicalJson([[1], [1]], 64, 5)).toBe('[[1],[1]]');
+    expect(codeAndPath(() => canonicalJson([[1], [1]], 64, 4)).code).toBe('limit_exceeded');
   });
 
   test('refuses a cycle instead of recursing forever', () => {

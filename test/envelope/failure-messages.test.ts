@@ -100,13 +100,16 @@ describe('bad options and canonicalization say what is wrong', () => {
 
   test('canonicalJson', () => {
     expect(thrownBuzzError(() => canonicalJson({ a: 1.5 })).message).toBe(
-      '/a: numbers must be safe integers (canonical JSON has no fractions or exponents)',
+      '/*: numbers must be safe integers (canonical JSON has no fractions or exponents)',
     );
     expect(thrownBuzzError(() => canonicalJson([undefined])).message).toBe(
       '/0: a undefined cannot be represented in JSON',
     );
     expect(thrownBuzzError(() => canonicalJson([[1]], 1)).message).toBe(
       '/0: value is nested more deeply than maxDepth allows',
+    );
+    expect(thrownBuzzError(() => canonicalJson([[1]], 8, 2)).message).toBe(
+      'the value holds more than maxNodes values (shared sub-objects count each time)',
     );
   });
 });

@@ -11,22 +11,26 @@ import { jsonCopy, sampleEnvelope } from './sample.js';
 const verify = (envelope: unknown) => verifyBuzzEnvelope(envelope, { agentPubkey: AGENT.pubkey });
 
 describe('array length pre-check', () => {
-  test('101 events (not even events) are one limit_exceeded finding', () => {
+  test('1001 events (not even events) are one limit_exceeded finding', () => {
     const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
-    envelope.events = Array.from({ length: 101 }, () => 'junk');
+    envelope.events = Array.from({ length: 1001 }, () => 'junk');
     expect(verify(envelope).failures).toEqual([
-      { code: 'limit_exceeded', path: '/_meta/buzz/events', message: 'at most 100 items are read; got 101' },
+      {
+        code: 'limit_exceeded',
+        path: '/_meta/buzz/events',
+        message: 'at most 1000 items are read (limits.maxEvents); got 1001',
+      },
     ]);
   });
 
-  test('1001 members (not even members) are one limit_exceeded finding', () => {
+  test('10001 members (not even members) are one limit_exceeded finding', () => {
     const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
-    (envelope.channel as JsonObject).members = Array.from({ length: 1001 }, () => 7);
+    (envelope.channel as JsonObject).members = Array.from({ length: 10_001 }, () => 7);
     expect(verify(envelope).failures).toEqual([
       {
         code: 'limit_exceeded',
         path: '/_meta/buzz/channel/members',
-        message: 'at most 1000 items are read; got 1001',
+        message: 'at most 10000 items are read (limits.maxMembers); got 10001',
       },
     ]);
   });

@@ -46,7 +46,11 @@ function check(vector: ReadVector): void {
   if (vector.verifyFailures !== undefined) {
     const agentPubkey = vector.options.agentPubkey;
     if (agentPubkey === undefined) throw new Error(`${vector.name}: verifyFailures needs an agentPubkey`);
-    const verification = verifyBuzzEnvelope(vector.params._meta?.buzz, { agentPubkey });
+    const limits = vector.options.limits;
+    const verification = verifyBuzzEnvelope(vector.params._meta?.buzz, {
+      agentPubkey,
+      ...(limits === undefined ? {} : { limits }),
+    });
     expect(verification.failures.map((failure) => failure.code)).toEqual(vector.verifyFailures);
   }
 }

@@ -1,0 +1,66 @@
+/**
+ * The first check on a received `_meta.buzz`, before the schema and before anything is hashed:
+ * one walk that bounds nesting depth, the number of values visited and the summed length of
+ * every string (keys included). It reads
+ * every value once per visit and stops at the first bound, so what a sender without the key can
+ * make the reader do afterwards (schema, canonical JSON, hashing) is bounded by these limits and
+ * linear in the size of the request. A value reached twice (an in-process graph sharing a
+ * sub-object) counts twice, as canonical JSON would write it twice.
+ */
+import { BuzzMetaError } from './errors.js';
+import type { BuzzLimits } from './limits.js';
+import { safePointer } from './redact.js';
+import { BUZZ_PATH } from './schema-kit.js';
+
+/**
+ * Walks `buzz` (the value of `_meta.buzz`) and returns the first bound it breaks, or `undefined`.
+ * Every bound is `limit_exceeded`.
+ */
+export function checkInputBounds(buzz: unknown, limits: BuzzLimits): BuzzMetaError | undefined {
+  let nodes = 0;
+  let length = 0;
+  const path: (string | number)[] = [...BUZZ_PATH];
+  const tooMuch = (message: string): BuzzMetaError =>
+    BuzzMetaError.of('limit_exceeded', safePointer(BUZZ_PATH), message);
+  const addText = (text: string): BuzzMetaError | undefined => {
+    length += text.length;
+    return length > limits.maxTotalLength
+      ? tooMuch(
+          `_meta.buzz holds more than limits.maxTotalLength (${String(limits.maxTotalLength)}) UTF-16 units of strings`,
+        )
+      : undefined;
+  };
+  const visit = (value: unknown, depth: number): BuzzMetaError | undefined => {
+    nodes++;
+    if (nodes > limits.maxNodes) {
+      return tooMuch(`_meta.buzz holds more than limits.maxNodes (${String(limits.maxNodes)}) values`);
+    }
+    if (typeof value === 'string') return addText(value);
+    if (typeof value !== 'object' || value === null) return undefined;
+    if (depth > limits.maxDepth) {
+      return BuzzMetaError.of(
+        'limit_exceeded',
+        safePointer(path),
+        `value is nested more deeply than limits.maxDepth (${String(limits.maxDepth)}) allows`,
+      );
+    }
+    if (Array.isArray(value)) {
+      const items = value as readonly unknown[];
+      for (let index = 0; index < items.length; index++) {
+        path.push(index);
+        const found = visit(items[index], depth + 1);
+        path.pop();
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      const found = addText(key) ?? visit((value as Record<string, unknown>)[key], depth + 1);
+      path.pop();
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return visit(buzz, 1);
+}
