@@ -354,6 +354,12 @@ verdict(
 );
 verdict('rc-cached', READER_TARGETS.cached, 'same envelope again through the cache vs a keyless (asserted) read');
 
+// Forged deliveries (issue 7): single large operations, with their own printout.
+if (only === undefined || only.split(',').some((word) => word.trim() === 'forged')) {
+  const { runForgedBench } = await import('./forged.js');
+  runForgedBench();
+}
+
 // Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'dedup')) {
   const { runDedupBench } = await import('./dedup.js');
