@@ -4,10 +4,13 @@
  * reading whose field boundaries are the real ones: a forged separator or `Tags:` line inside a
  * message cannot produce it without a sha256 preimage.
  *
- * Hashing is bounded per scrape by a {@link HashBudget}, so input full of forged boundaries
- * costs a bounded multiple of its size and then fails, instead of hashing every prefix.
+ * The id is `sha256([0,pubkey,created_at,kind,tags,content])` (nostr-tools' `serializeEvent`).
+ * Tags come before content, so candidate ends with the same tags share one running hash fed
+ * line by line: many forged ends that repeat their tags cost one pass. All hashing is charged to
+ * a {@link HashBudget}, so input full of forged boundaries costs a bounded multiple of its size
+ * and then fails, instead of hashing every prefix.
  */
-import { nostrEventId } from '../envelope/crypto.js';
+import { createHash, type Hash } from 'node:crypto';
 import type { RenderedTags } from './fields.js';
 
 /** Characters that may still be hashed during one scrape. */
@@ -27,30 +30,53 @@ export class HashBudget {
   }
 }
 
-/** The hashed fields of a rendered event. */
-export interface HashedFields {
+/** The head fields of a rendered event that its id commits to. */
+export interface HashedHead {
   readonly id: string;
   readonly pubkey: string;
   readonly createdAt: number;
   readonly kind: number;
+  /** The first content line (after `Content: `). */
+  readonly firstContent: string;
+  /** Index of the `Content:` line; later content lines follow it. */
+  readonly contentLine: number;
 }
 
-/** Whether the rendered id is the hash of these fields; `undefined` when the budget ran out. */
-export function idMatches(
-  fields: HashedFields,
-  tags: RenderedTags,
-  tagsText: string,
-  content: string,
-  budget: HashBudget,
-): boolean | undefined {
-  // What sha256 reads is about content + tags JSON + a fixed prefix; charge all of it.
-  if (!budget.take(content.length + tagsText.length + 128)) return undefined;
-  const id = nostrEventId({
-    pubkey: fields.pubkey,
-    created_at: fields.createdAt,
-    kind: fields.kind,
-    tags,
-    content,
-  });
-  return id === fields.id;
+/** A JSON string literal's inside: how JSON.stringify escapes each character of `text`. */
+function escaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+/** Checks candidate ends of one event block against its id, sharing work between candidates. */
+export class IdChecker {
+  private readonly streams = new Map<string, { hash: Hash; fed: number }>();
+
+  /** Checks one event block's candidate ends; `lines` holds the block. */
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly head: HashedHead,
+    private readonly budget: HashBudget,
+  ) {}
+
+  /**
+   * Whether the id is the hash of this head with `tags` and the content lines before
+   * `tagsLine`; `undefined` when the budget ran out.
+   */
+  matches(tags: RenderedTags, tagsLine: number): boolean | undefined {
+    const tagsJson = JSON.stringify(tags);
+    let stream = this.streams.get(tagsJson);
+    if (stream === undefined) {
+      const head = this.head;
+      const prefix = `[0,${JSON.stringify(head.pubkey)},${head.createdAt},${head.kind},${tagsJson},"${escaped(head.firstContent)}`;
+      if (!this.budget.take(prefix.length)) return undefined;
+      stream = { hash: createHash('sha256').update(prefix, 'utf8'), fed: head.contentLine + 1 };
+      this.streams.set(tagsJson, stream);
+    }
+    for (; stream.fed < tagsLine; stream.fed++) {
+      const line = this.lines[stream.fed] ?? '';
+      if (!this.budget.take(line.length + 2)) return undefined;
+      stream.hash.update(`\\n${escaped(line)}`, 'utf8');
+    }
+    return stream.hash.copy().update('"]', 'utf8').digest('hex') === this.head.id;
+  }
 }

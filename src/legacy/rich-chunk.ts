@@ -7,7 +7,7 @@
  */
 import { fieldValue, parseTags, type RenderedTags } from './fields.js';
 import { contentUpTo, type EventHead, readHead } from './head.js';
-import { type HashBudget, idMatches } from './event-id.js';
+import { type HashBudget, IdChecker } from './event-id.js';
 import { fail, type Failure, type ScrapedEvent } from './outcome.js';
 
 /** What may follow the end of a block: the next separator (with its number) or the section's end. */
@@ -38,7 +38,6 @@ export interface ChunkRead {
 interface Candidate {
   readonly tagsLine: number;
   readonly tags: RenderedTags;
-  readonly tagsText: string;
   readonly continuation: Continuation;
 }
 
@@ -47,6 +46,18 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   const head = readHead(frame.lines, at, 'rich');
   if ('problem' in head) return fail('invalid', head.problem);
   const lines = frame.lines;
+  const checker = new IdChecker(
+    lines,
+    {
+      id: head.id ?? '',
+      pubkey: head.sender.pubkey,
+      createdAt: head.createdAt,
+      kind: head.kind ?? 0,
+      firstContent: head.firstContent,
+      contentLine: head.contentLine,
+    },
+    frame.budget,
+  );
   let only: Candidate | undefined;
   let count = 0;
   for (let t = head.contentLine + 1; t < lines.length; t++) {
@@ -54,18 +65,12 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
     if (candidate === undefined) continue;
     count++;
     only = candidate;
-    const content = contentUpTo(lines, head, candidate.tagsLine);
-    const matches = idMatches(
-      { id: head.id ?? '', pubkey: head.sender.pubkey, createdAt: head.createdAt, kind: head.kind ?? 0 },
-      candidate.tags,
-      candidate.tagsText,
-      content,
-      frame.budget,
-    );
+    const matches = checker.matches(candidate.tags, candidate.tagsLine);
     if (matches === undefined) {
       return fail('ambiguous', 'too many possible event boundaries to check against their event ids');
     }
     if (matches) {
+      const content = contentUpTo(lines, head, candidate.tagsLine);
       return {
         event: toEvent(head, content, candidate.tags),
         continuation: candidate.continuation,
@@ -95,7 +100,7 @@ function candidateAt(frame: ChunkFrame, t: number): Candidate | undefined {
     return undefined;
   }
   const tags = parseTags(tagsText);
-  return tags === undefined ? undefined : { tagsLine: t, tags, tagsText, continuation };
+  return tags === undefined ? undefined : { tagsLine: t, tags, continuation };
 }
 
 function toEvent(head: EventHead, content: string, tags: RenderedTags): ScrapedEvent {

@@ -72,8 +72,8 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
       'the prompt text is longer than the limits allow for any delivery',
     );
   }
-  // Each real boundary is hashed about once; forged ones may cost as much again, then reading stops.
-  const budget = new HashBudget(2 * found.length + 262_144);
+  // Each real boundary is hashed about once; forged ones may cost a few times more, then reading stops.
+  const budget = new HashBudget(4 * found.length + 1_048_576);
   const split = found.blocks.map((block) => ({ index: block.index, lines: block.text.split('\n') }));
   const diagnostics: string[] = [];
   const perBlock = split.filter((block) => sectionHeader(block.lines[0] ?? '') !== undefined);
