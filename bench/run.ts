@@ -353,3 +353,9 @@ verdict(
   'createBuzzReader() vs readBuzzContext, verified 20-event envelope (goal ≥ 3.5× faster)',
 );
 verdict('rc-cached', READER_TARGETS.cached, 'same envelope again through the cache vs a keyless (asserted) read');
+
+// Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
+if (only === undefined || only.split(',').some((word) => word.trim() === 'dedup')) {
+  const { runDedupBench } = await import('./dedup.js');
+  await runDedupBench();
+}

@@ -7,7 +7,7 @@ import type { BuzzContext, BuzzEvent } from '../context.js';
 import { BuzzMetaError } from '../errors.js';
 import { dedupKeyOf } from './event-key.js';
 import { createMemoryStore } from './memory-store.js';
-import type { BuzzClaim, Deduper, DedupStore } from './types.js';
+import type { BuzzClaim, Deduper, DedupStore, DedupStoreRequest } from './types.js';
 
 /** What a deduper does when its store fails; see docs/dedup.md, "Failure policy". */
 export type StoreErrorPolicy = 'fail-open' | 'fail-closed';
@@ -94,13 +94,17 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
   }
 
   /** Runs a settle operation under the policy: fail-closed rejects, fail-open reports and resolves. */
-  async function settle(action: string, run: () => Promise<void>): Promise<void> {
-    try {
-      await run();
-    } catch (cause) {
+  function settle(action: string, run: () => Promise<void>): Promise<void> {
+    const failed = (cause: unknown): void => {
       const error = storeFailure(action, cause);
       report(error);
       if (policy === 'fail-closed') throw error;
+    };
+    try {
+      return run().then(undefined, failed);
+    } catch (cause) {
+      // A store that throws instead of rejecting.
+      return Promise.resolve(cause).then(failed);
     }
   }
 
@@ -109,18 +113,25 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
     const scope = context.channelId;
     const events: readonly E[] = context.events;
     const cancelled: readonly BuzzEvent[] = context.cancelledEvents;
-    // Distinct keys in order: the delivery's events first, then the cancelled ones it carries.
+    // Distinct keys in order, the delivery's events first, then the cancelled ones it carries;
+    // slots[i] is the key index of the i-th of those events, or -1 for a repeat within the delivery.
     const ids: string[] = [];
-    const slotOf = new Map<string, number>();
-    const eventSlots = events.map((event) => slotFor(dedupKeyOf(scope, event)));
-    const cancelledSlots = cancelled.map((event) => slotFor(dedupKeyOf(scope, event)));
-    function slotFor(key: string): number {
-      const known = slotOf.get(key);
-      if (known !== undefined) return -1; // a repeat of a key already in this delivery
-      slotOf.set(key, ids.length);
+    const slots: number[] = [];
+    // Small deliveries (the usual case) find repeats by scanning; large ones through a Map.
+    const index = events.length + cancelled.length > 16 ? new Map<string, number>() : undefined;
+    const slotOf = (event: BuzzEvent): void => {
+      const key = dedupKeyOf(scope, event);
+      const known = index === undefined ? ids.indexOf(key) : (index.get(key) ?? -1);
+      if (known !== -1) {
+        slots.push(-1);
+        return;
+      }
+      index?.set(key, ids.length);
+      slots.push(ids.length);
       ids.push(key);
-      return ids.length - 1;
-    }
+    };
+    for (const event of events) slotOf(event);
+    for (const event of cancelled) slotOf(event);
 
     const token = tokenPrefix + String(counter++);
     let granted: readonly boolean[];
@@ -138,34 +149,52 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
 
     const fresh: E[] = [];
     const seen: E[] = [];
-    events.forEach((event, i) => {
-      const slot = eventSlots[i] ?? -1;
-      (slot >= 0 && granted[slot] === true ? fresh : seen).push(event);
-    });
-    const carried = cancelled.filter((_, i) => {
-      const slot = cancelledSlots[i] ?? -1;
-      return slot >= 0 && granted[slot] === true;
-    });
-    const held = ids.filter((_, slot) => granted[slot] === true);
-
-    let settled = held.length === 0;
-    const result: BuzzClaim<E> = {
-      fresh,
-      seen,
-      carried,
-      ...(storeError === undefined ? {} : { storeError }),
-      commit(): Promise<void> {
-        if (settled) return settledPromise;
-        settled = true;
-        return settle('commit', () => store.commit({ scope, ids: held, token, ttlMs }));
-      },
-      release(): Promise<void> {
-        if (settled) return settledPromise;
-        settled = true;
-        return settle('release', () => store.release({ scope, ids: held, token }));
-      },
+    const carried: BuzzEvent[] = [];
+    const isMine = (i: number): boolean => {
+      const slot = slots[i] ?? -1;
+      return slot !== -1 && granted[slot] === true;
     };
-    return result;
+    events.forEach((event, i) => {
+      (isMine(i) ? fresh : seen).push(event);
+    });
+    cancelled.forEach((event, i) => {
+      if (isMine(events.length + i)) carried.push(event);
+    });
+    const held = fresh.length + carried.length === ids.length ? ids : ids.filter((_, slot) => granted[slot] === true);
+    return new Claim(fresh, seen, carried, storeError, held.length === 0 ? undefined : { scope, ids: held, token });
+  }
+
+  /** One claim: settles once, through the deduper's store and policy. */
+  class Claim<E extends BuzzEvent> implements BuzzClaim<E> {
+    // Declared, not defined: a claim without a store error has no `storeError` key at all.
+    declare readonly storeError?: BuzzMetaError;
+
+    constructor(
+      readonly fresh: readonly E[],
+      readonly seen: readonly E[],
+      readonly carried: readonly BuzzEvent[],
+      storeError: BuzzMetaError | undefined,
+      /** What to settle; `undefined` once settled, or when nothing was claimed. */
+      private pending: DedupStoreRequest | undefined,
+    ) {
+      if (storeError !== undefined) this.storeError = storeError;
+    }
+
+    commit(): Promise<void> {
+      const request = this.pending;
+      if (request === undefined) return settledPromise;
+      this.pending = undefined;
+      return settle('commit', () =>
+        store.commit({ scope: request.scope, ids: request.ids, token: request.token, ttlMs }),
+      );
+    }
+
+    release(): Promise<void> {
+      const request = this.pending;
+      if (request === undefined) return settledPromise;
+      this.pending = undefined;
+      return settle('release', () => store.release(request));
+    }
   }
 
   return { claim };

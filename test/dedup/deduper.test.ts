@@ -348,6 +348,21 @@ describe('failure policy', () => {
     expect(state.calls).toEqual(['claim', 'commit']);
   });
 
+  test('a store that throws instead of rejecting is a store failure too', async () => {
+    const throwing: DedupStore = {
+      ...createMemoryStore(),
+      commit: () => {
+        throw new Error('sync bug');
+      },
+    };
+    const reported: string[] = [];
+    const claim = await createDeduper({ store: throwing, onError: (e) => reported.push(e.message) }).claim(
+      delivery([event(1)]),
+    );
+    await expect(claim.commit()).resolves.toBeUndefined();
+    expect(reported).toEqual(['the dedup store failed to commit']);
+  });
+
   test('a store answering for the wrong number of keys is a store failure', async () => {
     const broken: DedupStore = { ...createMemoryStore(), claim: () => Promise.resolve([true]) };
     const claim = await createDeduper({ store: broken }).claim(delivery([event(1), event(2)]));

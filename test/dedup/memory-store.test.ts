@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createMemoryStore } from '../../src/dedup/memory-store.js';
 import { thrownBuzzError } from '../support/thrown.js';
-import { CHANNEL, eventId } from './fixtures.js';
+import { CHANNEL, OTHER_CHANNEL, eventId } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
 
 const LEASE = 1_000;
@@ -55,6 +55,18 @@ describe('createMemoryStore', () => {
     expect(await claim(store, 1, 'x')).toEqual([true]);
   });
 
+  test('evicts in write order through thousands of writes', async () => {
+    const { store } = manual(5);
+    for (let n = 1; n <= 2100; n++) {
+      await claim(store, n, 'a');
+      await commit(store, n, 'a');
+    }
+    expect(store.size).toBe(5);
+    expect(
+      await store.claim({ scope: CHANNEL, ids: [2095, 2096, 2100].map(eventId), token: 'x', leaseMs: LEASE }),
+    ).toEqual([true, false, false]);
+  });
+
   test('bounds leases too', async () => {
     const { store } = manual(2);
     for (let n = 1; n <= 4; n++) await claim(store, n, 'held');
@@ -65,29 +77,53 @@ describe('createMemoryStore', () => {
 
   test('sweeps expired entries as it writes, so an idle past does not stay in memory', async () => {
     const { store, advance } = manual();
-    for (let n = 1; n <= 4; n++) {
+    for (let n = 1; n <= 10; n++) {
       await claim(store, n, 'a');
       await commit(store, n, 'a');
     }
-    expect(store.size).toBe(4);
+    expect(store.size).toBe(10);
     await advance(TTL);
-    // Each write sweeps up to two expired entries from the old end of the map it writes.
-    await claim(store, 10, 'b');
-    await commit(store, 10, 'b');
+    // Each write sweeps up to four expired entries from the old end of what it writes to.
+    await claim(store, 20, 'b');
+    await commit(store, 20, 'b');
+    expect(store.size).toBe(7);
+    await claim(store, 21, 'b');
+    await commit(store, 21, 'b');
+    expect(store.size).toBe(4);
+    await claim(store, 22, 'b');
+    await commit(store, 22, 'b');
     expect(store.size).toBe(3);
-    await claim(store, 11, 'b');
-    await commit(store, 11, 'b');
-    expect(store.size).toBe(2);
   });
 
   test('a lease expiring unclaimed is swept on later claims', async () => {
     const { store, advance } = manual();
-    await claim(store, 1, 'a');
-    await claim(store, 2, 'a');
-    await claim(store, 3, 'a');
+    for (let n = 1; n <= 6; n++) await claim(store, n, 'a');
     await advance(LEASE);
-    await claim(store, 4, 'b');
+    await claim(store, 10, 'b');
+    expect(store.size).toBe(3);
+    await claim(store, 11, 'b');
     expect(store.size).toBe(2);
+  });
+
+  test('settled leases do not pile up in the write order behind a long-held one', async () => {
+    const { store } = manual(10);
+    await claim(store, 0, 'long');
+    for (let n = 1; n <= 3000; n++) {
+      await claim(store, n, `t${String(n)}`);
+      await store.release({ scope: CHANNEL, ids: [eventId(n)], token: `t${String(n)}` });
+    }
+    expect(store.size).toBe(1);
+    expect(await claim(store, 0, 'x')).toEqual([false]);
+  });
+
+  test('channels that empty are forgotten, and come back fresh', async () => {
+    const { store, advance } = manual();
+    await store.claim({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'a', leaseMs: LEASE });
+    await store.release({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'a' });
+    expect(store.size).toBe(0);
+    expect(await store.claim({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'b', leaseMs: LEASE })).toEqual([true]);
+    await advance(LEASE);
+    expect(await store.claim({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'c', leaseMs: LEASE })).toEqual([true]);
   });
 
   test('uses Date.now by default', async () => {

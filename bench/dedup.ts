@@ -1,0 +1,193 @@
+/**
+ * Dedup benchmarks (issue 9), run at the end of `npm run bench` (or alone: `BENCH_ONLY=dedup`).
+ *
+ * Memory store: single-event claim+commit per second through `createDeduper` (goal ≥ 500k/s) and
+ * heap bytes per remembered id at 1M ids (goal ≤ 200 B). Redis store: commands per claim of 1 and 50
+ * events from `INFO commandstats` (goal exactly 1 EVALSHA), and claim+commit per second with 1
+ * and 8 concurrent workers (in-process async loops, one connection each). The Redis part starts
+ * its own redis-server on a free loopback port, or prints why it skipped. Nothing is asserted.
+ */
+import { createClient } from 'redis';
+import type { BuzzDraftContext } from '../src/context.js';
+import { createDeduper } from '../src/dedup/deduper.js';
+import { createMemoryStore } from '../src/dedup/memory-store.js';
+import { createRedisStore } from '../src/dedup/redis-store.js';
+import type { Deduper } from '../src/dedup/types.js';
+import { hasRedisServer, startRedisServer } from '../test/support/redis-server.js';
+
+const CHANNEL = '5f0c3e59-8a5d-4c4f-9d2c-0a1b2c3d4e5f';
+const SENDER = '7ff0923d96f65f99e8c3b31bf25f3ba6c857acee433e7860c19b0e317b77757c';
+
+const idBytes = Buffer.alloc(32, 0xab);
+
+/** The id of event `n`: 64 hex, a flat string as JSON.parse makes it (not a rope as `padStart` would). */
+function idOf(n: number): string {
+  idBytes.writeUIntBE(n, 26, 6);
+  return idBytes.toString('hex');
+}
+
+/** A delivery of events numbered from `first`, each id distinct (64 hex). */
+function deliveryOf(first: number, count = 1): BuzzDraftContext {
+  const events = Array.from({ length: count }, (_, k) => ({
+    id: idOf(first + k),
+    sender: SENDER,
+    kind: 9,
+    createdAt: 1_700_000_000,
+  }));
+  return {
+    source: 'meta-draft',
+    trust: 'asserted',
+    channelId: CHANNEL,
+    channelType: 'channel',
+    events,
+    cancelledEvents: [],
+    diagnostics: [],
+  };
+}
+
+function fmt(value: number, digits = 0): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Single-event deliveries, built before timing; more than the store remembers, so each claim is fresh. */
+const POOL_SIZE = 250_000;
+let pool: BuzzDraftContext[] = [];
+
+/** Claim+commit of fresh single-event deliveries for about `ms` of CPU; returns ops per CPU second and per wall second. */
+async function claimCommitRate(
+  deduper: Deduper,
+  start: number,
+  ms: number,
+): Promise<{ cpu: number; wall: number; next: number }> {
+  let n = start;
+  const cpu0 = process.cpuUsage();
+  const wall0 = process.hrtime.bigint();
+  let cpuUs = 0;
+  while (cpuUs < ms * 1000) {
+    for (let k = 0; k < 1024; k++) {
+      const context = pool[n++ % POOL_SIZE];
+      if (context === undefined) throw new Error('no delivery pool');
+      const claim = await deduper.claim(context);
+      await claim.commit();
+    }
+    const used = process.cpuUsage(cpu0);
+    cpuUs = used.user + used.system;
+  }
+  const wallNs = Number(process.hrtime.bigint() - wall0);
+  return { cpu: ((n - start) * 1e6) / cpuUs, wall: ((n - start) * 1e9) / wallNs, next: n };
+}
+
+async function memoryFigures(): Promise<void> {
+  console.log('dedup, memory store (createDeduper over createMemoryStore, default 100k entries):');
+  // Single-event claim+commit, distinct events each time (the fresh path), steady state with eviction.
+  pool = Array.from({ length: POOL_SIZE }, (_, n) => deliveryOf(n));
+  const deduper = createDeduper({ store: createMemoryStore() });
+  let next = 0;
+  ({ next } = await claimCommitRate(deduper, next, 300)); // warm-up
+  const cpuRates: number[] = [];
+  const wallRates: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const r = await claimCommitRate(deduper, next, 250);
+    cpuRates.push(r.cpu);
+    wallRates.push(r.wall);
+    next = r.next;
+  }
+  const rate = median(cpuRates);
+  console.log(
+    `  claim+commit, 1 event: ${fmt(rate)}/s of CPU time (${fmt(1e6 / rate, 2)} µs each; wall clock ${fmt(median(wallRates))}/s; ` +
+      `median of 7 × 250 ms CPU) — goal ≥ 500,000/s: ${rate >= 500_000 ? 'PASS' : 'FAIL'}`,
+  );
+  pool = [];
+
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) {
+    console.log('  bytes per remembered id: SKIP (run with node --expose-gc, as npm run bench does)');
+    return;
+  }
+  const count = 1_000_000;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const store = createMemoryStore({ maxEntries: count });
+  const big = createDeduper({ store });
+  for (let n = 0; n < count; n++) {
+    const claim = await big.claim(deliveryOf(10_000_000 + n));
+    await claim.commit();
+  }
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  const perId = (after - before) / store.size;
+  console.log(
+    `  bytes per remembered id at ${fmt(store.size)} ids: ${fmt(perId, 1)} B (heapUsed after gc) — goal ≤ 200 B: ${perId <= 200 ? 'PASS' : 'FAIL'}`,
+  );
+}
+
+async function redisFigures(): Promise<void> {
+  if (!hasRedisServer()) {
+    console.log('dedup, Redis store: SKIP (redis-server is not installed: apt-get install -y redis-server)');
+    return;
+  }
+  const server = await startRedisServer();
+  const clients: { destroy(): void }[] = [];
+  const connect = async () => {
+    const client = createClient({ url: server.url, disableOfflineQueue: true });
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+  try {
+    const admin = await connect();
+    const version = /redis_version:(\S+)/.exec(await admin.info('server'))?.[1] ?? '?';
+    console.log(`dedup, Redis store (redis-server ${version} on loopback, node-redis client):`);
+    const deduper = createDeduper({ store: createRedisStore({ client: admin }) });
+    await (await deduper.claim(deliveryOf(900_000_000))).commit(); // loads the scripts
+    for (const size of [1, 50]) {
+      const claims = 100;
+      await admin.configResetStat();
+      for (let k = 0; k < claims; k++) await deduper.claim(deliveryOf(100_000_000 * size + k * size, size));
+      const stats = await admin.info('commandstats');
+      const calls = (name: string): number => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      const clientCommands = calls('evalsha') + calls('eval');
+      console.log(
+        `  claim of ${String(size)} event(s): ${fmt(clientCommands / claims, 2)} command(s) per claim ` +
+          `(${fmt(calls('evalsha'))} EVALSHA for ${String(claims)} claims; inside the script: ${fmt(calls('set') / claims, 0)} SET each) — goal exactly 1: ${clientCommands === claims ? 'PASS' : 'FAIL'}`,
+      );
+    }
+    for (const workers of [1, 8]) {
+      const dedupers = await Promise.all(
+        Array.from({ length: workers }, async () =>
+          createDeduper({ store: createRedisStore({ client: await connect() }) }),
+        ),
+      );
+      let total = 0;
+      const ms = 1_500;
+      const began = Date.now();
+      await Promise.all(
+        dedupers.map(async (d, w) => {
+          let n = 1_000_000_000 + w * 10_000_000 + workers * 100_000_000;
+          while (Date.now() - began < ms) {
+            const claim = await d.claim(deliveryOf(n++));
+            await claim.commit();
+            total += 1;
+          }
+        }),
+      );
+      const rate = (total * 1000) / (Date.now() - began);
+      console.log(`  claim+commit, 1 event, ${String(workers)} concurrent worker(s): ${fmt(rate)}/s (${fmt(ms)} ms)`);
+    }
+  } finally {
+    for (const client of clients) client.destroy();
+    await server.dispose();
+  }
+}
+
+/** Runs and prints the dedup figures. */
+export async function runDedupBench(): Promise<void> {
+  console.log('');
+  await memoryFigures();
+  await redisFigures();
+}
