@@ -35,8 +35,9 @@ export async function startExample(name: string, env: Readonly<Record<string, st
   const connection = client({ name: 'buzz-meta-example-test-host' })
     .onNotification(methods.client.session.update, ({ params }) => {
       const update = params.update;
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text')
+      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
         chunks.push(update.content.text);
+      }
     })
     .connect(childStream(child));
   await connection.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
