@@ -15,7 +15,7 @@ export interface RenderEvent {
   readonly kind: number;
   readonly tags: string[][];
   readonly content: string;
-  readonly label?: string;
+  readonly label?: string | undefined;
   readonly id?: string;
 }
 
