@@ -28,7 +28,16 @@ const fail = (message) => {
 };
 
 /** Paths the tarball may contain (npm adds package.json, README.md and LICENSE by itself). */
-const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+$/, /^docs\/schema\/[^/]+\.json$/];
+const allowed = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^CHANGELOG\.md$/,
+  /^dist\/.+$/,
+  /^docs\/schema\/[^/]+\.json$/,
+  // The guides the README links to, so no relative link in the packed README is dead.
+  /^docs\/[^/]+\.md$/,
+];
 /** Never in the tarball, even under dist/: tests, type tests, fixtures and their maps. */
 const forbidden = [
   /(?:^|\/)(?:test|tests|__tests__|fixtures?|vectors|examples|bench|coverage)\//,

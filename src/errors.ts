@@ -94,3 +94,17 @@ export function pointer(segments: readonly (string | number)[]): string {
   }
   return out;
 }
+
+/**
+ * The error a read returns for anything thrown. A thrown value may be hostile (a Proxy whose traps
+ * throw, an object with a throwing getter), so nothing of it is read beyond `instanceof`, itself
+ * guarded: the result is always a {@link BuzzMetaError}, and reading never throws.
+ */
+export function asBuzzError(error: unknown): BuzzMetaError {
+  try {
+    if (error instanceof BuzzMetaError) return error;
+  } catch {
+    // A Proxy's getPrototypeOf trap threw: it is not one of ours.
+  }
+  return BuzzMetaError.of('internal', '', 'an unexpected exception was thrown while reading the request');
+}

@@ -1,6 +1,9 @@
 /**
  * `buzz-meta/host`: build signed v1 envelopes the way buzz-acp does, for TypeScript hosts,
  * test doubles and demos. Agents do not need this entry point.
+ *
+ * @packageDocumentation
+ * @module buzz-meta/host
  */
 import { buildBuzzEnvelope, type BuildEnvelopeInput, type BuzzEnvelopeV1 } from './envelope/build.js';
 

@@ -1,6 +1,9 @@
 /**
  * buzz-meta: which Buzz channel a `session/prompt` came from, who sent each event, and how well
  * that is proven. Public API only; everything lives in its own module.
+ *
+ * @packageDocumentation
+ * @module buzz-meta
  */
 export { readBuzzContext, parseBuzzContext } from './read.js';
 export type { ReadBuzzOptions, BuzzReadResult, ContextFor } from './read.js';

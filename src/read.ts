@@ -7,7 +7,7 @@
  * downgrade the agent to forgeable text.
  */
 import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext, Trust } from './context.js';
-import { BuzzMetaError } from './errors.js';
+import { BuzzMetaError, asBuzzError } from './errors.js';
 import { readDraft } from './draft/read-draft.js';
 import { envelopeToContext } from './envelope/to-context.js';
 import { jsVerifier, type SignatureVerifier } from './envelope/signatures.js';
@@ -22,7 +22,11 @@ export interface ReadBuzzOptions {
    * taken from the request. When set, a v1 envelope must verify or the read fails.
    */
   readonly agentPubkey?: string;
-  /** The weakest trust accepted (default `'scraped'`: anything). */
+  /**
+   * The weakest trust accepted (default `'scraped'`: anything, with or without `agentPubkey`). A
+   * pinned key makes a v1 envelope verify or fail; it does not refuse unsigned sources (drafts,
+   * prompt text), which most hosts still send. To authorize on a context, pass `'verified'`.
+   */
   readonly minTrust?: Trust;
   /**
    * Scrape prompt text when `_meta.buzz` is absent (default `true`). A present `_meta.buzz` is
@@ -92,6 +96,8 @@ export function parseBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOptio
 
 function read(params: unknown, options: ReadBuzzOptions, verifier: SignatureVerifier): BuzzContext {
   const agentPubkey = options.agentPubkey === undefined ? undefined : pinnedKey(options.agentPubkey);
+  // Deliberately 'scraped' even with a pinned key (README, trust table): the key decides how an
+  // envelope is read, minTrust decides which sources are accepted.
   const minTrust = options.minTrust ?? 'scraped';
   if (!Object.hasOwn(TRUST_RANK, minTrust)) {
     throw BuzzMetaError.of('invalid_option', '/minTrust', 'minTrust must be "verified", "asserted" or "scraped"');
@@ -156,6 +162,15 @@ function scrapeParams(params: object, limits: BuzzLimits): BuzzContext {
   throw scraped.error;
 }
 
+/** Keys only a v1 envelope has: without `version`, such an object is a broken envelope, not a draft. */
+function looksLikeEnvelope(buzz: object): boolean {
+  return (
+    Object.hasOwn(buzz, 'attestation') ||
+    Object.hasOwn(buzz, 'deliveryId') ||
+    (Object.hasOwn(buzz, 'channel') && !Object.hasOwn(buzz, 'channelId'))
+  );
+}
+
 function readStructured(
   buzz: unknown,
   agentPubkey: string | undefined,
@@ -178,13 +193,14 @@ function readStructured(
     if (!checked.ok) throw checked.error;
     return envelopeToContext(checked.envelope, buzz, checked.keyed);
   }
+  if (looksLikeEnvelope(buzz)) {
+    throw BuzzMetaError.of(
+      'invalid_envelope',
+      '/_meta/buzz/version',
+      'this looks like a v1 envelope (it has attestation, deliveryId or channel) but has no "version": 1, which every v1 envelope carries',
+    );
+  }
   const draft = readDraft(buzz, limits);
   if (!draft.ok) throw draft.error;
   return draft.context;
-}
-
-function asBuzzError(error: unknown): BuzzMetaError {
-  if (error instanceof BuzzMetaError) return error;
-  const kind = error instanceof Error ? error.name : typeof error;
-  return BuzzMetaError.of('internal', '', `unexpected ${kind} while reading the request`);
 }

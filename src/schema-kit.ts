@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer } from './errors.js';
 import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN } from './hex.js';
 import { type BuzzLimits, limitsKey } from './limits.js';
-import { isWellFormedUtf16 } from './utf16.js';
+import { isWellFormedUtf16, printable } from './utf16.js';
 
 /** Hex digits of either case: tells "upper case" apart from "not hex" in a message. */
 const ANY_CASE_HEX = /^[0-9a-f]+$/i;
@@ -141,6 +141,14 @@ export function limitedSchemas<T extends z.ZodType>(build: (limits: BuzzLimits) 
   };
 }
 
+/**
+ * `-0` as `0`. Canonical JSON writes both as `0` (and upstream's serde_json reads `-0` as the
+ * integer 0), so a `-0` verifies where `0` was signed; a context carries the signed value.
+ */
+export function plusZero(value: number): number {
+  return value === 0 ? 0 : value;
+}
+
 /** The path prefix every issue under `_meta.buzz` carries. */
 export const BUZZ_PATH = ['_meta', 'buzz'] as const;
 
@@ -200,7 +208,8 @@ export function checkArrayLength(
 
 /**
  * Appends a diagnostic for each own key of `value` that the contract does not define.
- * Unknown keys are tolerated (forward compatibility) and reported, never copied.
+ * Unknown keys are tolerated (forward compatibility) and reported, never copied: at most 64 UTF-16
+ * units of a name (a surrogate pair is never split), control and format characters as U+FFFD.
  */
 export function reportUnknownKeys(
   value: unknown,
@@ -213,7 +222,7 @@ export function reportUnknownKeys(
   for (const key of Object.keys(value)) {
     if (known.has(key)) continue;
     unknown++;
-    if (unknown <= MAX_REPORTED_KEYS) out.push(`unknown key ${pointer([...path, clip(key)])} ignored`);
+    if (unknown <= MAX_REPORTED_KEYS) out.push(`unknown key ${pointer([...path, printable(key, 64)])} ignored`);
   }
   if (unknown > MAX_REPORTED_KEYS) {
     out.push(`${String(unknown - MAX_REPORTED_KEYS)} more unknown keys under ${pointer(path) || '/'} ignored`);
@@ -222,7 +231,3 @@ export function reportUnknownKeys(
 
 /** Unknown keys named per object; the rest are counted. Keeps diagnostics small on hostile input. */
 const MAX_REPORTED_KEYS = 8;
-
-function clip(key: string): string {
-  return key.length <= 64 ? key : key.slice(0, 64) + '…';
-}

@@ -4,6 +4,7 @@
  * `session/cancel` handlers, and the stdio connection.
  *
  * @packageDocumentation
+ * @module buzz-meta/acp
  */
 export { buzzHandlers, BUZZ_OUTCOME_META_KEY } from './handlers.js';
 export type {

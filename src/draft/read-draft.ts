@@ -5,7 +5,7 @@ import type { BuzzDraftContext, BuzzIdentifiedEvent } from '../context.js';
 import type { BuzzMetaError } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
 import { checkInputBounds } from '../input-bounds.js';
-import { BUZZ_PATH, checkArrayLength, parseWith, reportUnknownKeys } from '../schema-kit.js';
+import { BUZZ_PATH, checkArrayLength, parseWith, plusZero, reportUnknownKeys } from '../schema-kit.js';
 import { DRAFT_KEYS, type DraftMeta, draftParser } from './schema.js';
 
 /** Checks and normalizes a draft-shaped `_meta.buzz`. */
@@ -46,5 +46,5 @@ export function readDraft(
 }
 
 function toEvent(event: DraftMeta['events'][number]): BuzzIdentifiedEvent {
-  return { id: event.id, sender: event.sender, kind: event.kind, createdAt: event.createdAt };
+  return { id: event.id, sender: event.sender, kind: plusZero(event.kind), createdAt: plusZero(event.createdAt) };
 }

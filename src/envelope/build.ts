@@ -8,6 +8,7 @@ import type { BuzzJob, BuzzMember, BuzzReply } from '../context.js';
 import { BuzzMetaError, pointer } from '../errors.js';
 import { isHex64, UUID_PATTERN } from '../hex.js';
 import { markedAnchors } from '../nip10.js';
+import { isWellFormedUtf16 } from '../utf16.js';
 import { publicKeyHex, schnorrSignHex, bytesToHex } from './crypto.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf, withoutKey } from './hashes.js';
 import { copyEvent, type NostrEvent } from './nostr-event.js';
@@ -66,7 +67,7 @@ export interface BuildEnvelopeInput {
 
 /**
  * Builds a signed v1 envelope. A structurally wrong input (an event without the channel's `h` tag,
- * a bad id) throws; authors' event signatures are taken as given, not re-checked, so the result
+ * a bad id, an `e` tag buzz-acp would refuse, a lone UTF-16 surrogate in any text) throws; authors' event signatures are taken as given, not re-checked, so the result
  * verifies with `verifyBuzzEnvelope` against the agent's pubkey when the events were signed right.
  *
  * @example
@@ -77,6 +78,7 @@ export interface BuildEnvelopeInput {
  */
 export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
   checkInputIds(input);
+  refuseIllFormedText(input);
   const agentPubkey = publicKeyHex(input.agentSecretKey);
   const members = sortedMembers(
     input.members ?? [
@@ -156,6 +158,33 @@ function anchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>, at: readonly (string |
   }
   const { root, parent } = anchors;
   return { rootEventId: root ?? parent ?? last.id, parentEventId: parent ?? null, replyToEventId: last.id };
+}
+
+/**
+ * Refuses a string that is not well-formed UTF-16 (a lone surrogate): buzz-acp, in Rust, can never
+ * produce one, and a Rust consumer cannot parse the envelope that holds it.
+ */
+function refuseIllFormedText(input: BuildEnvelopeInput): void {
+  const check = (text: unknown, path: readonly (string | number)[]): void => {
+    if (typeof text === 'string' && !isWellFormedUtf16(text)) {
+      throw BuzzMetaError.of(
+        'invalid_option',
+        pointer(path),
+        'the text is not well-formed UTF-16 (it holds a lone surrogate), which buzz-acp never sends',
+      );
+    }
+  };
+  check(input.channelId, ['channelId']);
+  check(input.ownerPubkey, ['ownerPubkey']);
+  input.events.forEach((event, index) => {
+    check(event.content, ['events', index, 'content']);
+    event.tags.forEach((tag, tagIndex) => {
+      tag.forEach((value, valueIndex) => {
+        check(value, ['events', index, 'tags', tagIndex, valueIndex]);
+      });
+    });
+  });
+  if (input.job !== undefined) check(input.job.title, ['job', 'title']);
 }
 
 /** An unsigned event as a host or test writes it. */

@@ -3,18 +3,19 @@
  * field (never spreads the received object) and reports unknown keys of the received one.
  */
 import type { BuzzEnvelopeContext, BuzzSignedEvent } from '../context.js';
-import { BUZZ_PATH, reportUnknownKeys } from '../schema-kit.js';
+import { BUZZ_PATH, plusZero, reportUnknownKeys } from '../schema-kit.js';
 import { ENVELOPE_KEYS, type EnvelopeV1 } from './schema.js';
 
 /** Builds the context of a checked envelope; `raw` is the received object, for diagnostics only. */
 export function envelopeToContext(envelope: EnvelopeV1, raw: unknown, verified: boolean): BuzzEnvelopeContext {
   const diagnostics: string[] = [];
-  collectUnknownKeys(raw, diagnostics);
+  collectUnknownKeys(raw, diagnostics, verified);
+  reportRepeatedMembers(envelope.channel.members, diagnostics);
   const events: BuzzSignedEvent[] = envelope.events.map((event) => ({
     id: event.id,
     sender: event.pubkey,
-    kind: event.kind,
-    createdAt: event.created_at,
+    kind: plusZero(event.kind),
+    createdAt: plusZero(event.created_at),
     content: event.content,
     tags: event.tags.map((tag) => tag.slice()),
   }));
@@ -51,11 +52,33 @@ export function envelopeToContext(envelope: EnvelopeV1, raw: unknown, verified: 
   if (job === undefined) return base;
   return {
     ...base,
-    job: { jobId: job.jobId, action: job.action, eventId: job.eventId, title: job.title, dueAt: job.dueAt },
+    job: {
+      jobId: job.jobId,
+      action: job.action,
+      eventId: job.eventId,
+      title: job.title,
+      dueAt: job.dueAt === null ? null : plusZero(job.dueAt),
+    },
   };
 }
 
-function collectUnknownKeys(raw: unknown, out: string[]): void {
+/** A received member list naming one pubkey twice (the builder refuses that): one diagnostic each. */
+function reportRepeatedMembers(members: readonly { readonly pubkey: string }[], out: string[]): void {
+  const seen = new Set<string>();
+  members.forEach((member, index) => {
+    if (seen.has(member.pubkey)) {
+      out.push(`channel.members lists the pubkey of member ${String(index)} (${member.pubkey}) more than once`);
+    }
+    seen.add(member.pubkey);
+  });
+}
+
+/**
+ * Reports unknown keys of the received envelope. Not those inside `attestation` for a verified
+ * context: the attestation is outside the signed digest, so anyone could have put them there, and
+ * nothing unsigned may appear in a verified context.
+ */
+function collectUnknownKeys(raw: unknown, out: string[], verified: boolean): void {
   const root = raw as Record<string, unknown>;
   reportUnknownKeys(root, ENVELOPE_KEYS.root, BUZZ_PATH, out);
   const channel = root.channel as Record<string, unknown>;
@@ -69,5 +92,5 @@ function collectUnknownKeys(raw: unknown, out: string[]): void {
   });
   // An absent job is not an object, so it reports nothing.
   reportUnknownKeys(root.job, ENVELOPE_KEYS.job, [...BUZZ_PATH, 'job'], out);
-  reportUnknownKeys(root.attestation, ENVELOPE_KEYS.attestation, [...BUZZ_PATH, 'attestation'], out);
+  if (!verified) reportUnknownKeys(root.attestation, ENVELOPE_KEYS.attestation, [...BUZZ_PATH, 'attestation'], out);
 }

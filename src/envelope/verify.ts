@@ -4,7 +4,7 @@
  * per-event signatures run only once the attestation holds, so a forged delivery costs one
  * Schnorr verification, not a hundred.
  */
-import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, pointer } from '../errors.js';
+import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, asBuzzError, pointer } from '../errors.js';
 import { DEFAULT_LIMITS, type BuzzLimits, resolveLimits } from '../limits.js';
 import { toHexPubkey } from '../npub.js';
 import { checkInputBounds } from '../input-bounds.js';
@@ -55,9 +55,17 @@ export function verifyBuzzEnvelope(envelope: unknown, options: VerifyEnvelopeOpt
     );
   }
   const agentPubkey = pinnedKey(options.agentPubkey);
-  const checked = checkEnvelope(envelope, agentPubkey, resolveLimits(options.limits));
-  if (checked.ok) return { ok: true, failures: [] };
-  const [first, ...rest] = checked.error.issues as [BuzzIssue, ...BuzzIssue[]];
+  const limits = resolveLimits(options.limits);
+  let error: BuzzMetaError;
+  try {
+    const checked = checkEnvelope(envelope, agentPubkey, limits);
+    if (checked.ok) return { ok: true, failures: [] };
+    error = checked.error;
+  } catch (thrown) {
+    // Only an in-process object can throw here (a getter, a Proxy): a failure, never a throw.
+    error = asBuzzError(thrown);
+  }
+  const [first, ...rest] = error.issues as [BuzzIssue, ...BuzzIssue[]];
   return { ok: false, failures: [first, ...rest] };
 }
 
@@ -151,8 +159,8 @@ export function checkEnvelope(
         'membershipRevision does not match the member list',
       );
     }
-  } catch (error) {
-    if (!(error instanceof BuzzMetaError)) throw error;
+  } catch (thrown) {
+    const error = asBuzzError(thrown);
     // The first canonicalization is of the envelope itself, so its path is relative to _meta.buzz.
     failures.push({ code: error.code, path: pointer(BUZZ_PATH) + error.path, message: error.message });
   }

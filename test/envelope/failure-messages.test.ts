@@ -3,11 +3,12 @@
  * so a finding never ships with an empty or wrong message (and mutation testing sees them).
  */
 import { describe, expect, test } from 'vitest';
-import { type BuzzIssue, canonicalJson, verifyBuzzEnvelope } from '../../src/index.js';
-import { AGENT, STRANGER, attestFixed } from '../support/keys.js';
+import { type BuzzIssue, canonicalJson, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
+import { buildBuzzEnvelope } from '../../src/host.js';
+import { AGENT, OWNER, STRANGER, attestFixed, signEventFixed } from '../support/keys.js';
 import { thrownBuzzError } from '../support/thrown.js';
-import { flipHex, type JsonObject, recomputeUnkeyed } from './mutations.js';
-import { OTHER_CHANNEL_ID, jsonCopy, sampleEnvelope } from './sample.js';
+import { flipHex, type JsonObject, recomputeUnkeyed, setAt } from './mutations.js';
+import { CHANNEL_ID, OTHER_CHANNEL_ID, T0, firstChatEvent, jsonCopy, promptParams, sampleEnvelope } from './sample.js';
 
 const MESSAGES: Readonly<Record<string, string>> = {
   signer_mismatch: 'the envelope was not attested by this agent’s pinned key',
@@ -111,5 +112,101 @@ describe('bad options and canonicalization say what is wrong', () => {
     expect(thrownBuzzError(() => canonicalJson([[1]], 8, 2)).message).toBe(
       'the value holds more than maxNodes values (shared sub-objects count each time)',
     );
+  });
+});
+
+describe('schema messages say what to fix (issue 7), never the value', () => {
+  const B = '/_meta/buzz';
+  const readError = (buzz: unknown): string[] => {
+    const read = readBuzzContext(promptParams(buzz));
+    return read.ok ? ['ok'] : [read.error.code, read.error.message];
+  };
+  const withField = (path: string, value: unknown): JsonObject => {
+    const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
+    setAt(envelope, path, value);
+    return envelope;
+  };
+
+  test('an upper-case pubkey: it must be lowercase', () => {
+    const upper = AGENT.pubkey.toUpperCase();
+    expect(readError(withField('/channel/ownerPubkey', upper))).toEqual([
+      'invalid_envelope',
+      `${B}/channel/ownerPubkey: must be 64 lowercase hex digits: upper-case A–F are not accepted (write it in lowercase)`,
+    ]);
+  });
+
+  test('a pubkey of the wrong length, or not hex', () => {
+    expect(readError(withField('/channel/ownerPubkey', 'ab'.repeat(31)))).toEqual([
+      'invalid_envelope',
+      `${B}/channel/ownerPubkey: must be 64 lowercase hex digits; got 62 characters`,
+    ]);
+    expect(readError(withField('/channel/ownerPubkey', 'g'.repeat(64)))).toEqual([
+      'invalid_envelope',
+      `${B}/channel/ownerPubkey: must be 64 lowercase hex digits (0–9, a–f)`,
+    ]);
+  });
+
+  test('an upper-case signature and channel id: lowercase too', () => {
+    expect(readError(withField('/attestation/signature', 'A'.repeat(128)))).toEqual([
+      'invalid_envelope',
+      `${B}/attestation/signature: must be 128 lowercase hex digits: upper-case A–F are not accepted (write it in lowercase)`,
+    ]);
+    expect(readError(withField('/channel/id', CHANNEL_ID.toUpperCase()))).toEqual([
+      'invalid_envelope',
+      `${B}/channel/id: must be a lowercase, hyphenated UUID: upper-case A–F are not accepted (write it in lowercase)`,
+    ]);
+    expect(readError(withField('/channel/id', 'x'.repeat(36)))).toEqual([
+      'invalid_envelope',
+      `${B}/channel/id: must be a lowercase, hyphenated UUID`,
+    ]);
+  });
+
+  test('an envelope without version says so, instead of failing as a draft on channelId', () => {
+    const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
+    delete envelope.version;
+    expect(readError(envelope)).toEqual([
+      'invalid_envelope',
+      `${B}/version: this looks like a v1 envelope (it has attestation, deliveryId or channel) but has no "version": 1, which every v1 envelope carries`,
+    ]);
+    expect(readError({ channel: {} })[0]).toBe('invalid_envelope');
+    expect(readError({ deliveryId: 'x' })[0]).toBe('invalid_envelope');
+    // A draft that also carries a channel object is still read as a draft.
+    expect(readError({ channel: {}, channelId: 'x' })[0]).toBe('invalid_draft');
+  });
+
+  test('the builder refuses a lone surrogate, pointing at the input field', () => {
+    const event = signEventFixed(
+      {
+        kind: 9,
+        created_at: T0,
+        tags: [
+          ['h', CHANNEL_ID],
+          ['t', 'a\uDC00'],
+        ],
+        content: 'x',
+      },
+      OWNER,
+    );
+    const base = { agentSecretKey: AGENT.secretKey, channelId: CHANNEL_ID, ownerPubkey: OWNER.pubkey };
+    const error = thrownBuzzError(() => buildBuzzEnvelope({ ...base, events: [event] }));
+    expect([error.code, error.path, error.message]).toEqual([
+      'invalid_option',
+      '/events/0/tags/1/1',
+      '/events/0/tags/1/1: the text is not well-formed UTF-16 (it holds a lone surrogate), which buzz-acp never sends',
+    ]);
+    const content = signEventFixed({ kind: 9, created_at: T0, tags: [['h', CHANNEL_ID]], content: '\uD83D' }, OWNER);
+    expect(thrownBuzzError(() => buildBuzzEnvelope({ ...base, events: [content] })).path).toBe('/events/0/content');
+    expect(thrownBuzzError(() => buildBuzzEnvelope({ ...base, channelId: '\uD800', events: [content] })).path).toBe(
+      '/channelId',
+    );
+    expect(
+      thrownBuzzError(() =>
+        buildBuzzEnvelope({
+          ...base,
+          events: [firstChatEvent()],
+          job: { jobId: 'a'.repeat(64), action: 'request', eventId: 'b'.repeat(64), title: 'x\uD800', dueAt: null },
+        }),
+      ).path,
+    ).toBe('/job/title');
   });
 });

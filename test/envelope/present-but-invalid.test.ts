@@ -48,8 +48,8 @@ test.each([
   {
     name: 'an envelope that lost its version',
     meta: () => ({ buzz: withoutVersion() }),
-    code: 'invalid_draft',
-    path: '/_meta/buzz/channelId',
+    code: 'invalid_envelope',
+    path: '/_meta/buzz/version',
   },
   { name: 'an empty object', meta: { buzz: {} }, code: 'invalid_draft', path: '/_meta/buzz/channelId' },
   {

@@ -199,7 +199,7 @@ describe('never throws', () => {
     const result = readBuzzContext(params);
     expect(!result.ok && [result.error.code, result.error.message]).toEqual([
       'internal',
-      'unexpected TypeError while reading the request',
+      'an unexpected exception was thrown while reading the request',
     ]);
   });
 });

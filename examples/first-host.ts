@@ -1,0 +1,32 @@
+// The README's host side: start the agent of examples/first-agent.ts as a child process, send it
+// one signed delivery over ACP, print its stop reason (`end_turn`). In your project, import from
+// 'buzz-meta/host' and 'buzz-meta/acp', and spawn your own agent command.
+// --- snippet ---
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { client, methods, PROTOCOL_VERSION, type PromptRequest } from '@agentclientprotocol/sdk';
+import { childStream } from '../src/acp/index.js';
+import { generateSecretKey, getPublicKey, signEvent, withBuzzEnvelope } from '../src/host.js';
+import { toNpub } from '../src/index.js';
+
+const agentKey = generateSecretKey(); // the host signs envelopes with the agent's key
+const ownerKey = generateSecretKey(); // a human in the channel
+const channelId = randomUUID();
+const child = spawn(process.execPath, ['--import', 'tsx', new URL('first-agent.ts', import.meta.url).pathname], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+  env: { ...process.env, BUZZ_AGENT_NPUB: toNpub(getPublicKey(agentKey)) },
+});
+
+const event = signEvent(
+  { kind: 9, created_at: Math.floor(Date.now() / 1000), tags: [['h', channelId]], content: 'hi' },
+  ownerKey,
+);
+const answer = await client({ name: 'my-host' }).connectWith(childStream(child), async (agent) => {
+  await agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
+  const { sessionId } = await agent.request(methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });
+  const envelope = { agentSecretKey: agentKey, channelId, ownerPubkey: getPublicKey(ownerKey), events: [event] };
+  const prompt: PromptRequest = { sessionId, prompt: [{ type: 'text', text: 'hi' }] };
+  return agent.request(methods.agent.session.prompt, withBuzzEnvelope(prompt, envelope));
+});
+console.log(answer.stopReason); // 'end_turn'
+child.stdin.end();

@@ -1,0 +1,64 @@
+/**
+ * Starts an example agent as a real child process (`node --import tsx examples/<name>.ts`) and
+ * connects the real ACP SDK client to it over stdio, as Buzz would: one process per test file,
+ * shared by its tests.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { client, methods, PROTOCOL_VERSION, type PromptRequest, type PromptResponse } from '@agentclientprotocol/sdk';
+import { childStream } from '../../../src/acp/index.js';
+
+/** A running example agent and a connected host. */
+export interface AgentProcess {
+  /** Sends a `session/prompt`; returns the response and the agent's message text for it. */
+  prompt(meta: Record<string, unknown> | undefined, text?: string): Promise<{ response: PromptResponse; text: string }>;
+  /** Sends `session/cancel` for the session. */
+  cancel(): Promise<void>;
+  /** Everything the agent wrote to stderr so far. */
+  stderr(): string;
+  /** Ends stdin, waits for the exit; returns the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Spawns `examples/<name>.ts` with `env` added, initializes, and opens one session. */
+export async function startExample(name: string, env: Readonly<Record<string, string>>): Promise<AgentProcess> {
+  const script = fileURLToPath(new URL(`../../../examples/${name}.ts`, import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const chunks: string[] = [];
+  const connection = client({ name: 'buzz-meta-example-test-host' })
+    .onNotification(methods.client.session.update, ({ params }) => {
+      const update = params.update;
+      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
+        chunks.push(update.content.text);
+      }
+    })
+    .connect(childStream(child));
+  await connection.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
+  const { sessionId } = await connection.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
+  return {
+    async prompt(meta, text = 'hello') {
+      chunks.length = 0;
+      const params: PromptRequest = {
+        sessionId,
+        prompt: [{ type: 'text', text }],
+        ...(meta === undefined ? {} : { _meta: meta }),
+      };
+      const response = await connection.agent.request(methods.agent.session.prompt, params);
+      return { response, text: chunks.join('') };
+    },
+    cancel: () => connection.agent.notify(methods.agent.session.cancel, { sessionId }),
+    stderr: () => stderr,
+    async stop() {
+      connection.close();
+      child.stdin.end();
+      return exited;
+    },
+  };
+}
