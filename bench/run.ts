@@ -359,3 +359,9 @@ if (only === undefined || only.split(',').some((word) => word.trim() === 'dedup'
   const { runDedupBench } = await import('./dedup.js');
   await runDedupBench();
 }
+
+// buzz-meta/acp and the command (issue 10): child processes, so after everything in process.
+if (only === undefined || only.split(',').some((word) => word.trim() === 'acp')) {
+  const { runAcpBench } = await import('./acp.js');
+  await runAcpBench();
+}

@@ -54,11 +54,25 @@ export type PromptReport = {
     }
 );
 
+/** Senders repeat across a capture, and bech32 encoding costs ~10 µs: remember the last few thousand. */
+const npubs = new Map<string, string>();
+const NPUB_CACHE_SIZE = 4096;
+
+function npubOf(hex: string): string {
+  let npub = npubs.get(hex);
+  if (npub === undefined) {
+    npub = toNpub(hex);
+    if (npubs.size >= NPUB_CACHE_SIZE) npubs.clear();
+    npubs.set(hex, npub);
+  }
+  return npub;
+}
+
 function eventReport(event: BuzzEvent): EventReport {
   return {
     id: event.id,
     sender: event.sender,
-    npub: toNpub(event.sender),
+    npub: npubOf(event.sender),
     kind: event.kind,
     createdAt: event.createdAt,
     time: isoTime(event.createdAt),

@@ -1,0 +1,159 @@
+/**
+ * `buzz-meta/acp` and command benchmarks (issue 10), run at the end of `npm run bench` (or alone:
+ * `BENCH_ONLY=acp`). Uses the built package (`npm run build` first; it builds when dist/ is missing).
+ *
+ * 1. Cold import: fresh node processes, alternating, each timing its own dynamic imports with
+ *    `performance.now()` (node start-up excluded): `@agentclientprotocol/sdk` alone, vs the SDK
+ *    plus `buzz-meta` plus `buzz-meta/acp`. Target: the medians differ by at most 15 ms.
+ * 2. `buzz-meta inspect --json` on a 10 000-prompt NDJSON capture (no key, so no signature is
+ *    verified): whole process wall time (`node dist/cli/bin.js`, output to a pipe), and the command
+ *    in process (`main()` with a discarding output), as prompts per second. Target ≥ 20 000/s.
+ * Nothing is asserted; the verdict lines say PASS or FAIL.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateSecretKey, getPublicKey, signEvent, withBuzzEnvelope } from '../src/host.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const IMPORT_TARGET_MS = 15;
+const INSPECT_TARGET = 20_000;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** Milliseconds one fresh process spends importing `specifiers`, in order. */
+function importMs(specifiers: readonly string[]): number {
+  const script =
+    'const t0 = performance.now();' +
+    specifiers.map((s) => `await import(${JSON.stringify(s)});`).join('') +
+    'process.stdout.write(String(performance.now() - t0));';
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  return Number(out);
+}
+
+/** A capture of `count` prompts: half signed v1 envelopes (1 event), half drafts (4 events), with their responses. */
+export function capture(count: number): string {
+  const agentKey = generateSecretKey();
+  const ownerKey = generateSecretKey();
+  const owner = getPublicKey(ownerKey);
+  const channelId = '6f1c2b3a-9d4e-4f5a-8b6c-7d8e9f0a1b2c';
+  const lines: string[] = [];
+  const pool = Array.from({ length: 64 }, (_, i) => {
+    const event = signEvent(
+      { kind: 9, created_at: 1_785_840_000 + i, tags: [['h', channelId]], content: `message ${String(i)}` },
+      ownerKey,
+    );
+    return withBuzzEnvelope(
+      { sessionId: 's', prompt: [{ type: 'text', text: 'hi' }] },
+      { agentSecretKey: agentKey, channelId, ownerPubkey: owner, events: [event] },
+    );
+  });
+  for (let i = 0; i < count; i++) {
+    const params =
+      i % 2 === 0
+        ? pool[(i >> 1) % pool.length]
+        : {
+            sessionId: 's',
+            prompt: [{ type: 'text', text: 'hi' }],
+            _meta: {
+              buzz: {
+                channelId,
+                channelType: 'channel',
+                events: Array.from({ length: 4 }, (_, k) => ({
+                  id: (i * 4 + k).toString(16).padStart(64, '0'),
+                  sender: owner,
+                  kind: 9,
+                  createdAt: 1_785_840_000 + k,
+                })),
+              },
+            },
+          };
+    lines.push(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'session/prompt', params }));
+    lines.push(JSON.stringify({ jsonrpc: '2.0', id: i, result: { stopReason: 'end_turn' } }));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Runs the benchmarks and prints their figures and verdicts. */
+export async function runAcpBench(): Promise<void> {
+  console.log('');
+  console.log('buzz-meta/acp and the buzz-meta command (bench/acp.ts)');
+  if (!existsSync(path.join(root, 'dist/acp/index.js')) || !existsSync(path.join(root, 'dist/cli/bin.js'))) {
+    spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  }
+
+  const rounds = Number(process.env.BENCH_IMPORT_ROUNDS ?? 21);
+  const sdk = '@agentclientprotocol/sdk';
+  const all = [sdk, './dist/index.js', './dist/acp/index.js'];
+  importMs(all); // warm the file system cache once
+  const alone: number[] = [];
+  const withUs: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    // Alternate the order so drift in machine load hits both sides alike.
+    if (i % 2 === 0) {
+      alone.push(importMs([sdk]));
+      withUs.push(importMs(all));
+    } else {
+      withUs.push(importMs(all));
+      alone.push(importMs([sdk]));
+    }
+  }
+  const delta = median(withUs) - median(alone);
+  console.log(`cold import, ${String(rounds)} fresh processes each (median, node start-up excluded):`);
+  console.log(`  @agentclientprotocol/sdk alone                     ${median(alone).toFixed(1)} ms`);
+  console.log(`  SDK + buzz-meta + buzz-meta/acp                    ${median(withUs).toFixed(1)} ms`);
+  console.log(`  buzz-meta + buzz-meta/acp add (median vs median)   ${delta.toFixed(1)} ms`);
+
+  const count = Number(process.env.BENCH_INSPECT_PROMPTS ?? 10_000);
+  const dir = mkdtempSync(path.join(tmpdir(), 'buzz-meta-bench-'));
+  const file = path.join(dir, 'capture.ndjson');
+  try {
+    const text = capture(count);
+    writeFileSync(file, text);
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const run = spawnSync(process.execPath, ['dist/cli/bin.js', 'inspect', '--json', file], {
+        cwd: root,
+        maxBuffer: 1 << 30,
+      });
+      runs.push(performance.now() - started);
+      if (run.status !== 0) throw new Error(`inspect exited ${String(run.status)}`);
+    }
+    const { main } = (await import(path.join(root, 'dist/cli/main.js'))) as typeof import('../src/cli/main.js');
+    const io = { writeOut: () => undefined, writeErr: () => undefined, readStdin: () => null, env: {} };
+    await main(['inspect', '--json', file], io); // warm-up
+    const inProcess: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      await main(['inspect', '--json', file], io);
+      inProcess.push(performance.now() - started);
+    }
+    const wallRate = count / (median(runs) / 1000);
+    const inRate = count / (median(inProcess) / 1000);
+    console.log(
+      `inspect --json, ${String(count)} prompts (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB; half 1-event v1 envelopes, half 4-event drafts; no key):`,
+    );
+    console.log(
+      `  whole process (node dist/cli/bin.js), median of 5  ${median(runs).toFixed(0)} ms  ${Math.round(wallRate).toLocaleString('en-US')} prompts/s`,
+    );
+    console.log(
+      `  in process (main), median of 5                     ${median(inProcess).toFixed(0)} ms  ${Math.round(inRate).toLocaleString('en-US')} prompts/s`,
+    );
+    console.log('');
+    console.log(
+      `${delta <= IMPORT_TARGET_MS ? 'PASS' : 'FAIL'}  cold import of buzz-meta + buzz-meta/acp adds ${delta.toFixed(1)} ms over the SDK alone, target ≤ ${String(IMPORT_TARGET_MS)} ms`,
+    );
+    console.log(
+      `${wallRate >= INSPECT_TARGET ? 'PASS' : 'FAIL'}  buzz-meta inspect --json, whole process: ${Math.round(wallRate).toLocaleString('en-US')} prompts/s, target ≥ ${INSPECT_TARGET.toLocaleString('en-US')}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
