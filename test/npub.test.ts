@@ -89,3 +89,77 @@ fcTest.prop([fc.string({ maxLength: 200 })], { numRuns })('toHexPubkey throws on
     expect(error).toBeInstanceOf(BuzzMetaError);
   }
 });
+
+describe('every npub and pubkey error, in full', () => {
+  const full = (run: () => unknown): [string, string, string] => {
+    const error = thrownBuzzError(run);
+    return [error.code, error.path, error.message];
+  };
+
+  test.each([
+    [
+      'toNpub(upper-case hex)',
+      () => toNpub(HEX.toUpperCase()),
+      'invalid_pubkey',
+      'a pubkey must be 64 lowercase hex digits',
+    ],
+    [
+      'toHexPubkey(a number)',
+      () => toHexPubkey(42 as unknown as string),
+      'invalid_pubkey',
+      'a pubkey must be a string (npub or 64 hex digits)',
+    ],
+    [
+      'toHexPubkey(63 hex digits)',
+      () => toHexPubkey(HEX.slice(1)),
+      'invalid_pubkey',
+      'a hex pubkey is 64 hex digits; got 63',
+    ],
+    // 128 hex digits is still read as hex (the bound is inclusive), and says how long it was.
+    [
+      'toHexPubkey(128 hex digits)',
+      () => toHexPubkey('a'.repeat(128)),
+      'invalid_pubkey',
+      'a hex pubkey is 64 hex digits; got 128',
+    ],
+    // Longer hex is refused by the length bound before anything else looks at it.
+    [
+      'toHexPubkey(129 hex digits)',
+      () => toHexPubkey('a'.repeat(129)),
+      'invalid_npub',
+      'an npub is 63 characters; this input is far longer',
+    ],
+    // 128 characters exactly is within the bound, so nip19 reads it (and refuses it).
+    [
+      'toHexPubkey(128-character non-npub)',
+      () => toHexPubkey('npub1' + 'q'.repeat(123)),
+      'invalid_npub',
+      'not a valid npub (bad characters, mixed case or checksum)',
+    ],
+    ['toHexPubkey(a note)', () => toHexPubkey(NOTE), 'invalid_npub', 'expected an npub, got a NIP-19 "note"'],
+    [
+      'toHexPubkey(a 33-byte npub)',
+      () => toHexPubkey(NPUB_33_BYTES),
+      'invalid_npub',
+      'an npub carries exactly 32 bytes; this one carries 33',
+    ],
+  ])('%s', (_, run, code, message) => {
+    expect(full(run)).toEqual([code, '', message]);
+  });
+
+  test('isNpub never touches a value that is not a string', () => {
+    const touched: string[] = [];
+    const hostile = new Proxy(
+      {},
+      {
+        get(_target, key) {
+          touched.push(String(key));
+          return () => NPUB;
+        },
+      },
+    );
+    expect(isNpub(hostile)).toBe(false);
+    expect(isNpub(new String(NPUB))).toBe(false);
+    expect(touched).toEqual([]);
+  });
+});
