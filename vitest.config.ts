@@ -48,6 +48,9 @@ export default defineConfig({
         'src/draft/**': critical,
         'src/keys.ts': critical,
         'src/npub.ts': critical,
+        // The legacy scraper (issue 8): measured 96.5 % lines / 88.6 % branches at landing; raise
+        // branches to the critical 90 once the remaining section-assembly branches are tested.
+        'src/legacy/**': { lines: 95, branches: 88 },
         'src/dedup/**': critical,
       },
     },

@@ -27,6 +27,7 @@ import { DEFAULT_LIMITS } from '../src/limits.js';
 import { type BenchGroup, type BenchResult, quantile, runBench } from './harness.js';
 import { draftRequests, envelopeCases } from './fixtures.js';
 import { READER_TARGETS, readerGroups } from './reader.js';
+import { LEGACY_TARGETS, legacyGroups } from './legacy.js';
 
 const DRAFT_TARGET = 1.0;
 const VERIFY_TARGET = 1.15;
@@ -227,6 +228,9 @@ const groups: BenchGroup[] = [
 ];
 
 groups.push(...(await readerGroups()));
+// Legacy scraper (issue 8): inputs are rendered before timing.
+const legacy = legacyGroups();
+groups.push(...legacy.groups);
 
 // ---------------------------------------------------------------- run
 
@@ -353,6 +357,22 @@ verdict(
   'createBuzzReader() vs readBuzzContext, verified 20-event envelope (goal ≥ 3.5× faster)',
 );
 verdict('rc-cached', READER_TARGETS.cached, 'same envelope again through the cache vs a keyless (asserted) read');
+for (const size of ['10 KB', '100 KB', '1 MB']) {
+  verdict(
+    `legacy V4 ${size}-scrape`,
+    LEGACY_TARGETS.throughput,
+    `scrapePromptText vs text.split('\\n'), V4 batch of ${size}`,
+  );
+}
+for (const [id, what] of [
+  ['lx-hash', '(# fragments'],
+  ['lx-hex', 'hex: fragments'],
+  ['lx-sep', '10k forged separators'],
+  ['lx-line', 'one 1 MB line'],
+]) {
+  verdict(id ?? '', LEGACY_TARGETS.adversarial, `adversarial 1 MB (${what ?? ''}) vs a normal 1 MB V4 batch`);
+}
+console.log(`legacy input sizes (characters): ${JSON.stringify(legacy.sizes)}`);
 
 // Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'dedup')) {

@@ -72,10 +72,12 @@ export class IdChecker {
       stream = { hash: createHash('sha256').update(prefix, 'utf8'), fed: head.contentLine + 1 };
       this.streams.set(tagsJson, stream);
     }
-    for (; stream.fed < tagsLine; stream.fed++) {
-      const line = this.lines[stream.fed] ?? '';
-      if (!this.budget.take(line.length + 2)) return undefined;
-      stream.hash.update(`\\n${escaped(line)}`, 'utf8');
+    if (stream.fed < tagsLine) {
+      // Escaping is per character, so the lines since the last candidate go in as one piece.
+      const more = this.lines.slice(stream.fed, tagsLine).join('\n');
+      if (!this.budget.take(more.length + 1)) return undefined;
+      stream.hash.update(`\\n${escaped(more)}`, 'utf8');
+      stream.fed = tagsLine;
     }
     return stream.hash.copy().update('"]', 'utf8').digest('hex') === this.head.id;
   }

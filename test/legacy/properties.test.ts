@@ -21,6 +21,8 @@ import {
   type RenderEvent,
 } from './render.js';
 
+/** Generous: each property runs the default case count, and a shared 2-core machine can be slow. */
+const TIMEOUT_MS = 120_000;
 const HEX64 = /^[0-9a-f]{64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -94,6 +96,7 @@ fcTest.prop([fc.array(fc.string({ maxLength: 300 }), { maxLength: 3 })], { numRu
   (texts) => {
     wellFormed(scrapePromptText(prompt(...texts)));
   },
+  TIMEOUT_MS,
 );
 
 fcTest.prop([fc.array(fc.array(buzzLine, { maxLength: 40 }), { minLength: 1, maxLength: 3 })], { numRuns })(
@@ -101,6 +104,7 @@ fcTest.prop([fc.array(fc.array(buzzLine, { maxLength: 40 }), { minLength: 1, max
   (blocks) => {
     wellFormed(scrapePromptText(prompt(...blocks.map((lines) => lines.join('\n')))));
   },
+  TIMEOUT_MS,
 );
 
 /** Message text that loves to imitate structure. */
@@ -164,6 +168,7 @@ fcTest.prop([era, fc.array(renderEvent, { minLength: 1, maxLength: 4 }), fc.bool
       })),
     );
   },
+  TIMEOUT_MS,
 );
 
 fcTest.prop(
@@ -181,6 +186,7 @@ fcTest.prop(
     expect(read.ok && read.context.cancelledEvents.map((event) => event.id)).toEqual(cancelled.map(eventId));
     expect(read.ok && read.context.events.map((event) => event.id)).toEqual(events.map(eventId));
   },
+  TIMEOUT_MS,
 );
 
 /** V1/V2: plain text without structure-like lines (those make a batch ambiguous there, by design). */
@@ -230,4 +236,5 @@ fcTest.prop([fc.constantFrom<'v4' | 'v5'>('v4', 'v5'), body, fc.nat({ max: 2 })]
       );
     }
   },
+  TIMEOUT_MS,
 );

@@ -1,0 +1,168 @@
+/**
+ * The legacy scraper (issue 8), wired into `npm run bench` by bench/run.ts:
+ *
+ * - throughput: `scrapePromptText` of 10 KB, 100 KB and 1 MB V4 batches (context block + event
+ *   batch, real ids) as a ratio to `text.split('\n')` over the same text: goal ≤ 3×;
+ * - adversarial 1 MB inputs (about the same size as the normal 1 MB batch, so the ratio is a
+ *   per-byte ratio): hundreds of thousands of `(#` fragments in channel names, of `hex: `
+ *   fragments in sender labels, 10k forged separators inside one message, one enormous line;
+ *   goal within 2× of the normal 1 MB batch.
+ *
+ * Every input is rendered once, before timing, by the test renderer (test/legacy/render.ts), and
+ * checked to read whole. Limits are raised (`maxContentLength` 2 MB) so every case takes the full
+ * path instead of stopping at a bound.
+ */
+import { scrapePromptText } from '../src/legacy/scrape.js';
+import { contextSection, eventSection, prompt, type RenderChannel, type RenderEvent } from '../test/legacy/render.js';
+import type { BenchGroup } from './harness.js';
+
+/** Goals, as ratios of this file's cases to their baselines. */
+export const LEGACY_TARGETS = { throughput: 3, adversarial: 2 } as const;
+
+const ALICE = 'c4b997143b7bbd8511f29a9911f880182270e4aaf9f8c3735106461f48681e8a';
+const BOB = '5bf9c3df2a9b627d5b7f366c280b4ddcec19db5f8178e23f4abf47f58ee52a4f';
+const CHANNEL: RenderChannel = { id: '3f2b8c1e-9a4d-4e7b-8c21-5d6f7a8b9c0d', name: 'engineering' };
+const OPTIONS = { limits: { maxContentLength: 2_000_000 } } as const;
+
+/** A chat-like body of about `size` characters: many short lines, some header-like. */
+function body(size: number, seed: number): string {
+  const lines: string[] = [];
+  let length = 0;
+  for (let i = 0; length < size; i++) {
+    const line =
+      i % 17 === 0
+        ? `Tags: [["p","${String(seed)}"]] <- quoted`
+        : `line ${String(i)} of message ${String(seed)}: the build is red again, see the logs`;
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+function event(i: number, content: string, extra: Partial<RenderEvent> = {}): RenderEvent {
+  return {
+    pubkey: i % 2 === 0 ? ALICE : BOB,
+    created_at: 1_788_000_000 + i,
+    kind: 9,
+    tags: [
+      ['h', CHANNEL.id],
+      ['p', ALICE],
+    ],
+    content,
+    ...(i % 2 === 0 ? { label: 'Alice Chen' } : {}),
+    ...extra,
+  };
+}
+
+/** A V4 prompt: context block + a batch of `count` events with bodies of `each` characters. */
+function batch(
+  count: number,
+  each: number,
+  seed: number,
+  channel = CHANNEL,
+  extra: Partial<RenderEvent> = {},
+): string[] {
+  const events = Array.from({ length: count }, (_, i) => event(i, body(each, seed * 1000 + i), extra));
+  return [contextSection('v4', 'channel', channel), eventSection('v4', events, channel)];
+}
+
+interface Input {
+  readonly texts: string[];
+  readonly joined: string;
+  readonly params: ReturnType<typeof prompt>;
+}
+
+function input(texts: string[]): Input {
+  const params = prompt(...texts);
+  const read = scrapePromptText(params, OPTIONS);
+  if (!read.ok) throw new Error(`legacy bench fixture does not read: ${read.error.code} ${read.error.message}`);
+  return { texts, joined: texts.join('\n\n'), params };
+}
+
+function at<T>(pool: readonly T[], i: number): T {
+  return pool[i % pool.length] as T;
+}
+
+function sizeOf(pool: readonly Input[]): number {
+  return pool[0]?.joined.length ?? 0;
+}
+
+/** The legacy groups, with their inputs built and checked (nothing here is timed). */
+export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, number> } {
+  const sized = (count: number, each: number) => [1, 2, 3, 4].map((seed) => input(batch(count, each, seed)));
+  const kb10 = sized(4, 2_400);
+  const kb100 = sized(20, 4_900);
+  const mb1 = sized(50, 20_000);
+
+  // Adversarial, each about 1 MB.
+  const hashChannel: RenderChannel = { id: CHANNEL.id, name: '(#'.repeat(110_000) };
+  const fragmentsHash = [input(batch(2, 100_000, 5, hashChannel))];
+  const fragmentsHex = [input(batch(3, 200_000, 6, CHANNEL, { label: '(hex: '.repeat(20_000) }))].map((x) => x);
+  const forged = Array.from(
+    { length: 10_000 },
+    (_, i) => `seen ${String(i)}\nTags: []\n\n--- Event 2 (@mention) ---\nEvent ID: ${'0'.repeat(64)}`,
+  ).join('\n');
+  const separators = [input([eventSection('v4', [event(0, forged, { tags: [] }), event(1, 'real second')], CHANNEL)])];
+  const enormous = [input([eventSection('v4', [event(0, 'x'.repeat(1_000_000))], CHANNEL)])];
+
+  const scrape = (pool: readonly Input[]) => (i: number) => scrapePromptText(at(pool, i).params, OPTIONS);
+  const split = (pool: readonly Input[]) => (i: number) => at(pool, i).joined.split('\n');
+
+  const throughput = (title: string, pool: readonly Input[], budgetMs: number): BenchGroup => ({
+    title,
+    budgetMs,
+    cases: [
+      { id: `${title}-split`, label: `· text.split('\\n'), ${title}`, run: split(pool) },
+      {
+        id: `${title}-scrape`,
+        label: `· scrapePromptText, ${title}`,
+        baseline: `${title}-split`,
+        run: scrape(pool),
+      },
+    ],
+  });
+
+  const groups: BenchGroup[] = [
+    throughput('legacy V4 10 KB', kb10, 2500),
+    throughput('legacy V4 100 KB', kb100, 2500),
+    throughput('legacy V4 1 MB', mb1, 4000),
+    {
+      title: 'legacy adversarial 1 MB',
+      budgetMs: 8000,
+      cases: [
+        { id: 'lx-normal', label: '· scrapePromptText, normal 1 MB V4 batch (baseline)', run: scrape(mb1) },
+        {
+          id: 'lx-hash',
+          label: "· 220k '(#' fragments in channel names",
+          baseline: 'lx-normal',
+          run: scrape(fragmentsHash),
+        },
+        {
+          id: 'lx-hex',
+          label: "· 60k '(hex: ' fragments in sender labels",
+          baseline: 'lx-normal',
+          run: scrape(fragmentsHex),
+        },
+        {
+          id: 'lx-sep',
+          label: '· 10k forged separators in one message',
+          baseline: 'lx-normal',
+          run: scrape(separators),
+        },
+        { id: 'lx-line', label: '· one 1 MB line', baseline: 'lx-normal', run: scrape(enormous) },
+      ],
+    },
+  ];
+  return {
+    groups,
+    sizes: {
+      '10 KB': sizeOf(kb10),
+      '100 KB': sizeOf(kb100),
+      '1 MB': sizeOf(mb1),
+      '(#': sizeOf(fragmentsHash),
+      'hex: ': sizeOf(fragmentsHex),
+      separators: sizeOf(separators),
+      line: sizeOf(enormous),
+    },
+  };
+}

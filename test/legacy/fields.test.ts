@@ -1,0 +1,262 @@
+/** The value readers of one event block and the header recognizers, case by case. */
+import { describe, expect, test } from 'vitest';
+import {
+  parseBareSender,
+  parseChannelDisplay,
+  parseKind,
+  parseRichSender,
+  parseTags,
+  parseTime,
+} from '../../src/legacy/fields.js';
+import { isTrailer, sectionHeader, separatorNumber } from '../../src/legacy/headers.js';
+import { readContext } from '../../src/legacy/context-block.js';
+import { toNpub } from '../../src/index.js';
+import { ALICE, BOB } from './fixtures.js';
+
+const UUID = '3f2b8c1e-9a4d-4e7b-8c21-5d6f7a8b9c0d';
+const NPUB = toNpub(ALICE);
+
+describe('parseChannelDisplay', () => {
+  test.each([
+    [UUID, { id: UUID }],
+    [`x (#${UUID})`, { id: UUID, name: 'x' }],
+    [`a (#${BOB.slice(0, 36)}) (#${UUID})`, { id: UUID, name: `a (#${BOB.slice(0, 36)})` }],
+    [`  (#${UUID})`, { id: UUID, name: ' ' }],
+    [` (#${UUID})`, undefined],
+    [`(#${UUID})`, undefined],
+    [`x (#${UUID.toUpperCase()})`, undefined],
+    [`x (#${UUID}`, undefined],
+    [`x [#${UUID})`, undefined],
+    [UUID.toUpperCase(), undefined],
+    [`${UUID}0`, undefined],
+    ['', undefined],
+  ])('%j', (value, expected) => {
+    expect(parseChannelDisplay(value)).toEqual(expected);
+  });
+});
+
+describe('senders', () => {
+  test.each([
+    [`${NPUB} (hex: ${ALICE})`, { pubkey: ALICE }],
+    [`Alice (npub: ${NPUB}, hex: ${ALICE})`, { pubkey: ALICE, label: 'Alice' }],
+    [
+      `x (npub: ${NPUB}, hex: ${ALICE}) (npub: ${NPUB}, hex: ${ALICE})`,
+      { pubkey: ALICE, label: `x (npub: ${NPUB}, hex: ${ALICE})` },
+    ],
+    [`${NPUB} (hex: ${BOB})`, 'mismatch'],
+    [`A (npub: ${NPUB}, hex: ${BOB})`, 'mismatch'],
+    [`${NPUB} (hex: ${ALICE.toUpperCase()})`, 'malformed'],
+    [`${NPUB} [hex: ${ALICE})`, 'malformed'],
+    [`${NPUB} (hex: ${ALICE}]`, 'malformed'],
+    [`A (npub: ${NPUB}; hex: ${ALICE})`, 'malformed'],
+    [`A [npub: ${NPUB}, hex: ${ALICE})`, 'malformed'],
+    [`A (npub: ${NPUB}, hex: ${ALICE}]`, 'malformed'],
+    [` (npub: ${NPUB}, hex: ${ALICE})`.slice(1), 'malformed'],
+    [`A (npub: ${NPUB.toUpperCase()}, hex: ${ALICE})`, 'malformed'],
+    [`A (npub: ${NPUB.slice(0, -1)}q, hex: ${ALICE})`, 'malformed'],
+    [`A (npub: note1${NPUB.slice(5)}, hex: ${ALICE})`, 'malformed'],
+    ['', 'malformed'],
+  ])('rich %#', (value, expected) => {
+    expect(parseRichSender(value)).toEqual(expected);
+  });
+  test.each([
+    [NPUB, { pubkey: ALICE }],
+    [ALICE, { pubkey: ALICE }],
+    [ALICE.toUpperCase(), 'malformed'],
+    [NPUB.toUpperCase(), 'malformed'],
+    [`${NPUB} `, 'malformed'],
+    ['npub1', 'malformed'],
+  ])('bare %#', (value, expected) => {
+    expect(parseBareSender(value)).toEqual(expected);
+  });
+});
+
+describe('kind, time, tags', () => {
+  test.each([
+    ['0', 0],
+    ['9', 9],
+    ['65535', 65_535],
+    ['65536', undefined],
+    ['09', undefined],
+    ['-1', undefined],
+    ['9.0', undefined],
+    ['', undefined],
+  ])('kind %j', (value, expected) => {
+    expect(parseKind(value)).toBe(expected);
+  });
+  test.each([
+    ['2026-08-29T10:40:00+00:00', 1_788_000_000],
+    ['2026-08-29T10:40:00Z', 1_788_000_000],
+    ['2026-08-29T12:40:00+02:00', 1_788_000_000],
+    ['2026-08-29T08:10:00-02:30', 1_788_000_000],
+    ['1788000000', 1_788_000_000],
+    ['0', 0],
+    ['1970-01-01T00:00:00+00:00', 0],
+    ['1969-12-31T23:59:59+00:00', undefined],
+    ['2026-02-30T10:40:00+00:00', undefined],
+    ['2026-13-01T10:40:00+00:00', undefined],
+    ['2026-08-29T24:00:00+00:00', undefined],
+    ['2026-08-29T10:60:00+00:00', undefined],
+    ['2026-08-29T10:40:60+00:00', undefined],
+    ['2026-08-29T10:40:00+24:00', undefined],
+    ['2026-08-29T10:40:00+00:60', undefined],
+    ['2026-08-29T10:40:00.000+00:00', undefined],
+    ['2026-08-29 10:40:00+00:00', undefined],
+    ['01788000000', undefined],
+    ['99999999999999999', undefined],
+    ['', undefined],
+  ])('time %j', (value, expected) => {
+    expect(parseTime(value)).toBe(expected);
+  });
+  test.each([
+    ['[]', []],
+    [
+      '[["h","x"],["e","a","","reply"]]',
+      [
+        ['h', 'x'],
+        ['e', 'a', '', 'reply'],
+      ],
+    ],
+    ['[["h",1]]', undefined],
+    ['[{"h":1}]', undefined],
+    ['["h"]', undefined],
+    ['[] x', undefined],
+    ['x []', undefined],
+    ['[[]', undefined],
+    ['{}', undefined],
+  ])('tags %j', (value, expected) => {
+    expect(parseTags(value)).toEqual(expected);
+  });
+});
+
+describe('headers and separators', () => {
+  const EM = '\u2014';
+  test.each([
+    ['[Buzz event: @mention]', { era: 'v4', role: 'events', form: 'single', merge: false }],
+    ['[Buzz event: triage (p1)]', { era: 'v4', role: 'events', form: 'single', merge: false }],
+    [`[Buzz events ${EM} 12 events]`, { era: 'v4', role: 'events', form: 'chunks', declared: 12, merge: false }],
+    ['[Sprout event: x]', { era: 'v2', role: 'events', form: 'single', merge: false }],
+    [`[Sprout events ${EM} 2 events]`, { era: 'v2', role: 'events', form: 'chunks', declared: 2, merge: false }],
+    ['[Sprout @mention]', { era: 'v1', role: 'events', form: 'single', merge: false }],
+    [`[Sprout @mention ${EM} 3 events]`, { era: 'v1', role: 'events', form: 'chunks', declared: 3, merge: false }],
+    ['[What you were working on]', { era: 'v3', role: 'prior', form: 'chunks', merge: true }],
+    [
+      `[Previous request ${EM} interrupted before completion]`,
+      { era: 'v3', role: 'prior', form: 'chunks', merge: true },
+    ],
+    [`[New message ${EM} arrived while you were working]`, { era: 'v3', role: 'events', form: 'chunks', merge: true }],
+    [
+      `[New messages ${EM} arrived while you were working ${EM} 2 events]`,
+      { era: 'v3', role: 'events', form: 'chunks', declared: 2, merge: true },
+    ],
+    [
+      `[New request ${EM} supersedes previous ${EM} 3 events]`,
+      { era: 'v3', role: 'events', form: 'chunks', declared: 3, merge: true },
+    ],
+    ['<buzz-event type="x">', { era: 'v5', role: 'events', form: 'single', close: '</buzz-event>', merge: false }],
+    [
+      '<buzz-events count="2">',
+      { era: 'v5', role: 'events', form: 'chunks', close: '</buzz-events>', declared: 2, merge: false },
+    ],
+    [
+      '<what-you-were-working-on>',
+      { era: 'v5', role: 'prior', form: 'chunks', close: '</what-you-were-working-on>', merge: true },
+    ],
+    [
+      '<new-request-supersedes-previous count="2">',
+      {
+        era: 'v5',
+        role: 'events',
+        form: 'chunks',
+        close: '</new-request-supersedes-previous>',
+        declared: 2,
+        merge: true,
+      },
+    ],
+    [`[Buzz events - 2 events]`, undefined],
+    [`[Buzz events ${EM} 0 events]`, undefined],
+    [`[Buzz events ${EM} 2 event]`, undefined],
+    [`[Buzz events ${EM} 02 events]`, undefined],
+    [`[Buzz events ${EM} 2 events] `, undefined],
+    ['[Context]', undefined],
+    ['<buzz-event>', undefined],
+    ['<buzz-events>', undefined],
+    ['<buzz-event type="x" >', undefined],
+    ['<context>', undefined],
+    ['<new-thing>', undefined],
+    ['Buzz event: x', undefined],
+    ['[toString]', undefined],
+    ['<constructor>', undefined],
+  ])('%j', (line, expected) => {
+    expect(sectionHeader(line)).toEqual(expected);
+  });
+  test.each([
+    ['--- Event 1 (@mention) ---', true, 1],
+    ['--- Event 12 (triage (p1)) ---', true, 12],
+    ['--- Event 1 () ---', true, 1],
+    ['--- Event 1 ---', true, undefined],
+    ['--- Event 1 ---', false, 1],
+    ['--- Event 1 (x) ---', false, undefined],
+    ['--- Event 0 (x) ---', true, undefined],
+    ['--- Event 1 (x)---', true, undefined],
+    ['--- Event 1 x) ---', true, undefined],
+    ['--- Event 1 (x ---', true, undefined],
+    ['--- Event one (x) ---', true, undefined],
+    ['-- Event 1 (x) ---', true, undefined],
+  ])('separator %j tagged=%s', (line, tagged, expected) => {
+    expect(separatorNumber(line, tagged)).toBe(expected);
+  });
+  test.each([
+    ['Note: x', true],
+    ['<openclaw-session-label>', true],
+    ['Your previous turn was interrupted.', true],
+    ['note: x', false],
+    ['', false],
+  ])('trailer %j', (line, expected) => {
+    expect(isTrailer(line)).toBe(expected);
+  });
+});
+
+describe('readContext', () => {
+  const ROOT = 'a'.repeat(64);
+  const PARENT = 'b'.repeat(64);
+  const read = (...lines: string[]) => readContext(lines, 0, lines.length);
+  test('scope, session scope, channel and the last of each anchor', () => {
+    expect(
+      read(
+        '[Context]',
+        'Scope: thread',
+        'Session scope: thread',
+        `Channel: x (#${UUID})`,
+        `Thread root: ${'c'.repeat(64)}`,
+        `Thread root: ${ROOT}`,
+        `Parent: ${PARENT}`,
+        `IMPORTANT: use \`--reply-to ${ROOT}\` on send`,
+      ),
+    ).toEqual({ scope: 'thread', channel: { id: UUID, name: 'x' }, threadRoot: ROOT, parent: PARENT, replyTo: ROOT });
+  });
+  test('unknown scope, no channel, anchors that are not whole ids', () => {
+    expect(
+      read(
+        '<context>',
+        'Scope: group',
+        'Channel: nope',
+        `Thread root: ${ROOT}0`,
+        `Parent: ${PARENT.toUpperCase()}`,
+        `IMPORTANT: use \`--reply-to ${ROOT}a\` on send`,
+        `IMPORTANT: use --reply-to`,
+      ),
+    ).toEqual({ scope: undefined, channel: undefined, threadRoot: undefined, parent: undefined, replyTo: undefined });
+  });
+  test('stops at a blank line or </context>', () => {
+    expect(read('[Context]', 'Scope: dm', `Channel: ${UUID}`, '', `Thread root: ${ROOT}`).threadRoot).toBeUndefined();
+    expect(read('<context>', `Channel: ${UUID}`, '</context>', `Thread root: ${ROOT}`)).toEqual({
+      scope: undefined,
+      channel: { id: UUID },
+      threadRoot: undefined,
+      parent: undefined,
+      replyTo: undefined,
+    });
+    expect(read('[Context]', 'Scope: dm', `Channel: ${UUID}`, `IMPORTANT: --reply-to ${ROOT}`).replyTo).toBe(ROOT);
+  });
+});
