@@ -324,7 +324,13 @@ function refused(
  * 101 events; 101 tags, one of them a 17-value `imeta` tag, one value of 1,025 characters;
  * 65,537 characters of content.
  */
-function formerlyRefused() {
+let formerlyRefusedMemo: ReturnType<typeof buildFormerlyRefused> | undefined;
+function formerlyRefused(): ReturnType<typeof buildFormerlyRefused> {
+  formerlyRefusedMemo ??= buildFormerlyRefused();
+  return formerlyRefusedMemo;
+}
+
+function buildFormerlyRefused() {
   const manyEvents = Array.from({ length: 101 }, (_, i) =>
     signEventFixed({ kind: 9, created_at: T0 + i, tags: [['h', CHANNEL_ID]], content: String(i) }, OWNER),
   );

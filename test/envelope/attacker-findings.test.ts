@@ -5,13 +5,16 @@
  * shared sub-objects making the walk exponential.
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { canonicalJson, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { numRuns } from '../support/fuzz.js';
 import { AGENT, OWNER, attestFixed, signEventFixed } from '../support/keys.js';
 import { thrownBuzzError } from '../support/thrown.js';
 import { type JsonObject, recomputeUnkeyed } from './mutations.js';
 import { CHANNEL_ID, envelopeOf, jsonCopy, promptParams, sampleEnvelope } from './sample.js';
+
+// Whole reads of up to 33 MiB and a 50-run property: more than 5 s under mutation testing.
+vi.setConfig({ testTimeout: 60_000 });
 
 const pinned = { agentPubkey: AGENT.pubkey };
 const nest = (depth: number): unknown => (depth === 0 ? 1 : [nest(depth - 1)]);
