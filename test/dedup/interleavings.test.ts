@@ -4,12 +4,15 @@
  * one unclaimable, and agrees step by step with a model of the lease/TTL rules (docs/dedup.md).
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { BuzzClaim } from '../../src/dedup/types.js';
 import { createDeduper } from '../../src/dedup/deduper.js';
 import { createMemoryStore } from '../../src/dedup/memory-store.js';
 import { numRuns } from '../support/fuzz.js';
 import { delivery, event, ids } from './fixtures.js';
+
+// Real time (Redis TTLs, restarts) or many generated cases: generous on a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 const EVENTS = 6;
 const WORKERS = 3;

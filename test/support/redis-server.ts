@@ -49,9 +49,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once the server answers PING (polling every 20 ms, for up to 5 s). */
+/** Resolves once the server answers PING (polling every 20 ms, for up to 20 s: CI machines can be loaded). */
 async function waitUntilReady(port: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     const pong = await new Promise<boolean>((resolve) => {
       const socket = createConnection({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
@@ -66,7 +66,7 @@ async function waitUntilReady(port: number): Promise<void> {
     if (pong) return;
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`redis-server on port ${String(port)} did not answer within 5 s`);
+  throw new Error(`redis-server on port ${String(port)} did not answer within 20 s`);
 }
 
 /** Starts a redis-server on a free loopback port. */

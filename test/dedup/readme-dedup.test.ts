@@ -1,0 +1,28 @@
+/** The README's Dedup examples are the type-checked files in examples/, with the package's import paths. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+/** The snippet part of an example file, as a user would write it. */
+function snippetOf(path: string): string {
+  const text = read(path);
+  const marker = '// --- snippet ---\n';
+  return text
+    .slice(text.indexOf(marker) + marker.length)
+    .replace("from '../src/index.js'", "from 'buzz-meta'")
+    .replace("from '../src/redis.js'", "from 'buzz-meta/redis'");
+}
+
+describe('README.md, Dedup', () => {
+  const readme = read('README.md');
+  const section = readme.slice(readme.indexOf('## Dedup\n'), readme.indexOf('\n## ', readme.indexOf('## Dedup\n') + 1));
+  const blocks = section
+    .split('```ts\n')
+    .slice(1)
+    .map((rest) => rest.slice(0, rest.indexOf('```')));
+
+  it('shows the one-agent and the pool example, in that order', () => {
+    expect(blocks).toEqual([snippetOf('examples/dedup-one-agent.ts'), snippetOf('examples/dedup-pool.ts')]);
+  });
+});
