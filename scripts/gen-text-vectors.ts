@@ -10,7 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { toNpub } from '../src/npub.js';
-import { ALICE, BOB, DM, ENGINEERING, SCOUT, T0 } from '../test/legacy/fixtures.js';
+import { ALICE, BOB, chat, DM, ENGINEERING, SCOUT, T0 } from '../test/legacy/fixtures.js';
 import {
   contextSection,
   EM,
@@ -37,20 +37,6 @@ interface Expected {
 
 const ROOT = '66e7365033b645f633d1783026784fa3b324622eea8d4ab850e52ca777520a9e';
 const OTHER = '11111111-2222-4333-8444-555555555555';
-
-function chat(pubkey: string, content: string, extra: Partial<RenderEvent> = {}): RenderEvent {
-  return {
-    pubkey,
-    created_at: T0,
-    kind: 9,
-    tags: [
-      ['h', ENGINEERING.id],
-      ['p', SCOUT],
-    ],
-    content,
-    ...extra,
-  };
-}
 
 function eventJson(event: RenderEvent, era: RenderEra): Json {
   const rich = era === 'v3' || era === 'v4' || era === 'v5';

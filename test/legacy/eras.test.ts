@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { channelKey, partitionId, readBuzzContext, scrapePromptText, senderKey, threadKey } from '../../src/index.js';
 import type { BuzzEvent, BuzzScrapedContext } from '../../src/index.js';
-import { ALICE, BOB, DM, ENGINEERING, SCOUT, T0 } from './fixtures.js';
+import { ALICE, BOB, chat, DM, ENGINEERING, T0 } from './fixtures.js';
 import {
   contextSection,
   eventId,
@@ -17,20 +17,6 @@ import {
 } from './render.js';
 
 const ROOT = '66e7365033b645f633d1783026784fa3b324622eea8d4ab850e52ca777520a9e';
-
-function chat(pubkey: string, content: string, extra: Partial<RenderEvent> = {}): RenderEvent {
-  return {
-    pubkey,
-    created_at: T0,
-    kind: 9,
-    tags: [
-      ['h', ENGINEERING.id],
-      ['p', SCOUT],
-    ],
-    content,
-    ...extra,
-  };
-}
 
 /** What the scraper should return for an event rendered in `era`. */
 function expected(event: RenderEvent, era: RenderEra): BuzzEvent {
