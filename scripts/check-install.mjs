@@ -3,7 +3,8 @@
 // CI runs it; run `npm run build` first only if you want a fresh dist: `npm pack` builds anyway).
 //
 // 1. Packs the package (`npm pack`) and installs the tarball into a scratch project with a plain
-//    `npm install` (no lockfile of ours), next to zod, the ACP SDK, TypeScript and @types/node.
+//    `npm install` (no lockfile of ours), next to zod, the ACP SDK, TypeScript, @types/node and
+//    redis (the optional peer of `buzz-meta/redis`).
 // 2. Checks that the install holds exactly one copy of each @noble package: buzz-meta pins the
 //    versions nostr-tools pins, so there is one secp256k1 implementation, not two or three.
 // 3. Type-checks every ```ts block of README.md there (strict, NodeNext), importing `buzz-meta`
@@ -122,6 +123,8 @@ try {
     `@agentclientprotocol/sdk@${dev['@agentclientprotocol/sdk']}`,
     `typescript@${dev.typescript}`,
     `@types/node@${dev['@types/node']}`,
+    // The optional peer the README's pool example (`buzz-meta/redis`) imports, as its users install it.
+    `redis@${dev.redis}`,
   ];
   console.log(`npm install (scratch project, no lockfile of ours): ${deps.map((d) => path.basename(d)).join(' ')}`);
   const started = Date.now();
