@@ -259,22 +259,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
       const expiresAt = markOrder.expiries.at(0);
       if (expiresAt === undefined || expiresAt > at) break;
-      const current = markOrder.isCurrent(0);
-      const bucket = markOrder.buckets.at(0);
-      const key = markOrder.keys.at(0);
-      markOrder.dropOldest();
-      if (current && bucket !== undefined && key !== undefined) remove(bucket, key, expiresAt);
+      dropOldestMark();
     }
-    while (markCount > maxEntries && markOrder.length > 0) {
-      const current = markOrder.isCurrent(0);
-      const bucket = markOrder.buckets.at(0);
-      const key = markOrder.keys.at(0);
-      const expiresAt = markOrder.expiries.at(0);
-      markOrder.dropOldest();
-      if (current && bucket !== undefined && key !== undefined && expiresAt !== undefined)
-        remove(bucket, key, expiresAt);
-    }
+    while (markCount > maxEntries && markOrder.length > 0) dropOldestMark();
     if (markOrder.length > 2 * markCount + COMPACT_SLACK) markOrder.compact();
+  }
+
+  /** Drops the oldest position of the marks' order, and its mark when the key still holds it. */
+  function dropOldestMark(): void {
+    const current = markOrder.isCurrent(0);
+    const bucket = markOrder.buckets.at(0);
+    const key = markOrder.keys.at(0);
+    const expiresAt = markOrder.expiries.at(0);
+    markOrder.dropOldest();
+    if (current && bucket !== undefined && key !== undefined && expiresAt !== undefined) remove(bucket, key, expiresAt);
   }
 
   /** Writes a handled mark over what `key` holds (nothing, our lease, or an expired entry). */
