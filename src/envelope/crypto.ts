@@ -6,10 +6,9 @@
  * under a symbol, so an object that verified once and was then changed would still pass.
  */
 import { createHash } from 'node:crypto';
-import { schnorr } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { serializeEvent } from 'nostr-tools/pure';
+import { nostrPure, secp256k1 } from '../deferred.js';
 
 /**
  * From this many UTF-16 units on, hashing uses Node's native sha256 (about 20× the throughput of
@@ -58,13 +57,14 @@ export interface NostrEventFields {
  */
 export function nostrEventId(event: NostrEventFields): string {
   // serializeEvent only reads the fields; its mutable parameter type is a typing accident.
+  const { serializeEvent } = nostrPure();
   return sha256Hex(serializeEvent(event as Parameters<typeof serializeEvent>[0]));
 }
 
 /** Verifies a BIP-340 signature (128 hex) over a 32-byte message with an x-only pubkey (64 hex). Never throws. */
 export function schnorrVerifyHex(signatureHex: string, message: Uint8Array, pubkeyHex: string): boolean {
   try {
-    return schnorr.verify(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));
+    return secp256k1().schnorr.verify(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));
   } catch {
     return false;
   }
@@ -72,12 +72,12 @@ export function schnorrVerifyHex(signatureHex: string, message: Uint8Array, pubk
 
 /** Signs a 32-byte message with BIP-340 (host side). */
 export function schnorrSignHex(message: Uint8Array, secretKey: Uint8Array): string {
-  return bytesToHex(schnorr.sign(message, secretKey));
+  return bytesToHex(secp256k1().schnorr.sign(message, secretKey));
 }
 
 /** The x-only pubkey (64 hex) of a 32-byte secret key. */
 export function publicKeyHex(secretKey: Uint8Array): string {
-  return bytesToHex(schnorr.getPublicKey(secretKey));
+  return bytesToHex(secp256k1().schnorr.getPublicKey(secretKey));
 }
 
 export { bytesToHex, hexToBytes };
