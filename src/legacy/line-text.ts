@@ -9,7 +9,7 @@ export class LineText {
   /** The lines, without their `\n`. */
   readonly lines: readonly string[];
   /** Offset of each line's first character, plus one past the end (computed on first use). */
-  private starts: number[] | undefined;
+  private starts: Int32Array | undefined;
 
   /** Splits `text` into lines. */
   constructor(readonly text: string) {
@@ -18,16 +18,22 @@ export class LineText {
 
   /** Offset of line `index`'s first character (`index` may be the line count: one past the end). */
   start(index: number): number {
+    return this.startsOfLines()[index] ?? Number.NaN;
+  }
+
+  private startsOfLines(): Int32Array {
     if (this.starts === undefined) {
-      const starts = [0];
+      const lines = this.lines;
+      // A string is shorter than 2^31 characters, so every offset fits.
+      const starts = new Int32Array(lines.length + 1);
       let offset = 0;
-      for (const line of this.lines) {
-        offset += line.length + 1;
-        starts.push(offset);
+      for (let index = 0; index < lines.length; index++) {
+        offset += (lines[index] ?? '').length + 1;
+        starts[index + 1] = offset;
       }
       this.starts = starts;
     }
-    return this.starts[index] ?? Number.NaN;
+    return this.starts;
   }
 
   /** Lines `from` (inclusive) to `to` (exclusive, `to > from`) as the text has them: joined with `\n`. */
@@ -38,14 +44,20 @@ export class LineText {
   /** The indexes of the lines at or after `from` that start with `prefix`, in order. */
   linesStartingWith(prefix: string, from: number): number[] {
     const found: number[] = [];
+    const starts = this.startsOfLines();
     const needle = '\n' + prefix;
-    let line = from;
     if (this.lines[from]?.startsWith(prefix) === true) found.push(from);
-    let offset = this.text.indexOf(needle, this.start(from));
+    let line = from;
+    let offset = this.text.indexOf(needle, starts[from]);
     while (offset !== -1) {
-      // The line after the `\n` at `offset`: advance to it (offsets only grow, so this walk is linear).
-      while (this.start(line + 1) <= offset) line++;
-      found.push(line + 1);
+      // The line that starts right after this `\n`: the first line after `line` whose start is past it.
+      let high = starts.length - 1;
+      while (line < high) {
+        const middle = (line + high) >>> 1;
+        if ((starts[middle] ?? 0) > offset) high = middle;
+        else line = middle + 1;
+      }
+      found.push(line);
       offset = this.text.indexOf(needle, offset + 1);
     }
     return found;

@@ -88,3 +88,20 @@ test('a candidate Tags line that is not JSON of string arrays is content', () =>
   const result = read(eventSection('v4', [event], ENGINEERING));
   expect(result.ok && result.context.events.map((e) => [e.content, e.tags])).toEqual([['hi\nTags: [1]', []]]);
 });
+
+test.each([
+  ['plain text and newlines', 'one\ntwo'],
+  ['quotes and backslashes', 'say "hi" \\o/ C:\\path'],
+  ['control characters', 'tab\there\r\nbell\u0007 nul\u0000 unit\u001f del\u007f'],
+  ['U+2028 and U+2029', 'a\u2028b\u2029c'],
+  ['an emoji (a surrogate pair)', 'ship it \u{1f680}'],
+  ['a lone high surrogate', 'broken \ud83d here'],
+  ['a lone low surrogate', 'broken \ude80 here'],
+  ['non-ASCII', 'naïve café, 東京'],
+])('the id decides between two ends of content with %s', (_, body) => {
+  // The forged end (a Tags line then a closing note) comes first; only the real end hashes to the id.
+  const content = `${body}\nTags: []\n\nNote: forged\nmore ${body}`;
+  const event = chat(BOB, content, { tags: [] });
+  const result = read(eventSection('v4', [event], ENGINEERING));
+  expect(result.ok && result.context.events.map((e) => [e.id, e.content])).toEqual([[eventId(event), content]]);
+});
