@@ -126,7 +126,8 @@ export async function runAcpBench(): Promise<void> {
       runs.push(performance.now() - started);
       if (run.status !== 0) throw new Error(`inspect exited ${String(run.status)}`);
     }
-    const { main } = (await import(path.join(root, 'dist/cli/main.js'))) as typeof import('../src/cli/main.js');
+    // dist/ bundles the command into dist/cli/bin.js, which runs on import: time the same code from src.
+    const { main } = await import('../src/cli/main.js');
     const io = { writeOut: () => undefined, writeErr: () => undefined, readStdin: () => null, env: {} };
     await main(['inspect', '--json', file], io); // warm-up
     const inProcess: number[] = [];

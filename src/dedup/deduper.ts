@@ -56,6 +56,38 @@ function storeFailure(action: string, cause: unknown): BuzzMetaError {
 }
 
 /**
+ * Appends the dedup keys of `events` in `scope` to `ids`, distinct and in order, and to `slots`
+ * each event's index in `ids`, or -1 for a repeat within the delivery. Small deliveries (the usual
+ * case) find repeats by scanning, large ones through `index`. A plain loop, no closure per call:
+ * this is the per-claim hot path.
+ */
+function collectKeys(
+  scope: string,
+  events: readonly BuzzEvent[],
+  ids: string[],
+  slots: number[],
+  index: Map<string, number> | undefined,
+): void {
+  for (const event of events) {
+    const key = dedupKeyOf(scope, event);
+    const known = index === undefined ? ids.indexOf(key) : (index.get(key) ?? -1);
+    if (known !== -1) {
+      slots.push(-1);
+      continue;
+    }
+    index?.set(key, ids.length);
+    slots.push(ids.length);
+    ids.push(key);
+  }
+}
+
+/** Whether the event at `position` (in delivery-then-cancelled order) got a lease of its own. */
+function isGranted(slots: readonly number[], granted: readonly boolean[], position: number): boolean {
+  const slot = slots[position] ?? -1;
+  return slot !== -1 && granted[slot] === true;
+}
+
+/**
  * Creates a {@link Deduper}: `claim(context)` splits the context's events into `fresh` (claimed for
  * this turn) and `seen` (handled, or in flight elsewhere); `commit()` after the turn marks them
  * handled for `ttlMs`, `release()` after a cancel or failure frees them at once, and an unsettled
@@ -93,19 +125,23 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
     }
   }
 
-  /** Runs a settle operation under the policy: fail-closed rejects, fail-open reports and resolves. */
-  function settle(action: string, run: () => Promise<void>): Promise<void> {
-    const failed = (cause: unknown): void => {
+  /**
+   * The policy applied to a failed commit or release: fail-closed rejects, fail-open reports and
+   * resolves. Made once per deduper, not per settle.
+   */
+  function failureHandler(action: string): (cause: unknown) => void {
+    return (cause) => {
       const error = storeFailure(action, cause);
       report(error);
       if (policy === 'fail-closed') throw error;
     };
-    try {
-      return run().then(undefined, failed);
-    } catch (cause) {
-      // A store that throws instead of rejecting.
-      return Promise.resolve(cause).then(failed);
-    }
+  }
+  const commitFailed = failureHandler('commit');
+  const releaseFailed = failureHandler('release');
+
+  /** A store that throws instead of rejecting: the same policy, still asynchronously. */
+  function failedNow(cause: unknown, failed: (cause: unknown) => void): Promise<void> {
+    return Promise.resolve(cause).then(failed);
   }
 
   async function claim<C extends BuzzContext>(context: C): Promise<BuzzClaim<C['events'][number]>> {
@@ -113,25 +149,12 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
     const scope = context.channelId;
     const events: readonly E[] = context.events;
     const cancelled: readonly BuzzEvent[] = context.cancelledEvents;
-    // Distinct keys in order, the delivery's events first, then the cancelled ones it carries;
-    // slots[i] is the key index of the i-th of those events, or -1 for a repeat within the delivery.
+    // Distinct keys in order, the delivery's events first, then the cancelled ones it carries.
     const ids: string[] = [];
     const slots: number[] = [];
-    // Small deliveries (the usual case) find repeats by scanning; large ones through a Map.
     const index = events.length + cancelled.length > 16 ? new Map<string, number>() : undefined;
-    const slotOf = (event: BuzzEvent): void => {
-      const key = dedupKeyOf(scope, event);
-      const known = index === undefined ? ids.indexOf(key) : (index.get(key) ?? -1);
-      if (known !== -1) {
-        slots.push(-1);
-        return;
-      }
-      index?.set(key, ids.length);
-      slots.push(ids.length);
-      ids.push(key);
-    };
-    for (const event of events) slotOf(event);
-    for (const event of cancelled) slotOf(event);
+    collectKeys(scope, events, ids, slots, index);
+    if (cancelled.length > 0) collectKeys(scope, cancelled, ids, slots, index);
 
     const token = tokenPrefix + String(counter++);
     let granted: readonly boolean[];
@@ -144,23 +167,25 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
       report(storeError);
       if (policy === 'fail-closed') throw storeError;
       // Fail-open: act on everything (at-least-once); commit still records what was handled.
-      granted = ids.map(() => true);
+      granted = new Array<boolean>(ids.length).fill(true);
     }
 
     const fresh: E[] = [];
     const seen: E[] = [];
     const carried: BuzzEvent[] = [];
-    const isMine = (i: number): boolean => {
-      const slot = slots[i] ?? -1;
-      return slot !== -1 && granted[slot] === true;
-    };
-    events.forEach((event, i) => {
-      (isMine(i) ? fresh : seen).push(event);
-    });
-    cancelled.forEach((event, i) => {
-      if (isMine(events.length + i)) carried.push(event);
-    });
-    const held = fresh.length + carried.length === ids.length ? ids : ids.filter((_, slot) => granted[slot] === true);
+    let position = 0;
+    for (const event of events) {
+      if (isGranted(slots, granted, position++)) fresh.push(event);
+      else seen.push(event);
+    }
+    for (const event of cancelled) {
+      if (isGranted(slots, granted, position++)) carried.push(event);
+    }
+    let held = ids;
+    if (fresh.length + carried.length !== ids.length) {
+      held = [];
+      for (const [slot, id] of ids.entries()) if (granted[slot] === true) held.push(id);
+    }
     return new Claim(fresh, seen, carried, storeError, held.length === 0 ? undefined : { scope, ids: held, token });
   }
 
@@ -184,16 +209,24 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
       const request = this.pending;
       if (request === undefined) return settledPromise;
       this.pending = undefined;
-      return settle('commit', () =>
-        store.commit({ scope: request.scope, ids: request.ids, token: request.token, ttlMs }),
-      );
+      try {
+        return store
+          .commit({ scope: request.scope, ids: request.ids, token: request.token, ttlMs })
+          .then(undefined, commitFailed);
+      } catch (cause) {
+        return failedNow(cause, commitFailed);
+      }
     }
 
     release(): Promise<void> {
       const request = this.pending;
       if (request === undefined) return settledPromise;
       this.pending = undefined;
-      return settle('release', () => store.release(request));
+      try {
+        return store.release(request).then(undefined, releaseFailed);
+      } catch (cause) {
+        return failedNow(cause, releaseFailed);
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 /**
- * The in-process dedup store: per channel, insertion-ordered maps of leases in flight and handled
- * marks, O(1) per key, bounded by `maxEntries`, expiring by an injectable clock. One agent
+ * The in-process dedup store: per channel, one map from event key to its lease in flight or its
+ * handled mark, O(1) per key, bounded by `maxEntries`, expiring by an injectable clock. One agent
  * process, or tests.
  */
 import { BuzzMetaError } from '../errors.js';
@@ -26,107 +26,146 @@ export interface MemoryStore extends DedupStore {
 const DEFAULT_MAX_ENTRIES = 100_000;
 /** Expired entries at the old end swept per write: amortized O(1), and the maps never hold garbage for long. */
 const SWEEP_PER_WRITE = 4;
-
-interface Lease {
-  readonly token: string;
-  readonly expiresAt: number;
-}
+/** Slots a write order starts with (a power of two). */
+const FIRST_CAPACITY = 64;
+/** Dropped positions a write order may hold beyond twice its live ones before it is compacted. */
+const COMPACT_SLACK = 1024;
 
 /** The entries of one channel. Keyed by the event key itself: no key string is built per call. */
-interface Bucket<V> {
+interface Bucket {
   readonly scope: string;
-  readonly entries: Map<string, V>;
+  readonly entries: Map<string, Entry>;
 }
 
 /**
- * Entries of every channel with expiry times, bounded, in write order. A Map is insertion-ordered
- * too, but iterating it from the front after many deletions walks every deleted slot until V8
- * rehashes, so the write order is kept in two arrays instead (bucket, key): O(1) to find the
- * oldest, O(1) amortized to drop it.
+ * An in-flight lease of one key. It knows its key and whether it still holds it, so the write
+ * order of leases finds settled ones without a map lookup.
  */
-class ExpiringEntries<V> {
-  private readonly buckets = new Map<string, Bucket<V>>();
-  private orderBuckets: (Bucket<V> | undefined)[] = [];
-  private orderKeys: (string | undefined)[] = [];
+interface Lease {
+  readonly token: string;
+  readonly expiresAt: number;
+  readonly bucket: Bucket;
+  readonly key: string;
+  /** False once the key no longer holds this lease (settled, expired, or evicted). */
+  held: boolean;
+}
+
+/**
+ * What a key holds: a lease, or a handled mark stored as its bare expiry time (a small integer, so
+ * it lives in the map slot itself). One map per key: one lookup to claim, one to commit.
+ */
+type Entry = Lease | number;
+
+/**
+ * A first-in first-out ring, O(1) to add at the new end and to drop at the old end, growing by
+ * doubling. (A Map is insertion-ordered too, but iterating it from the front after many deletions
+ * walks every deleted slot until V8 rehashes.)
+ */
+class Ring<T> {
+  private items: (T | undefined)[];
+  private mask: number;
   private head = 0;
-  size = 0;
+  length = 0;
 
-  constructor(
-    private readonly maxEntries: number,
-    private readonly expiryOf: (value: V) => number,
-  ) {}
-
-  /** The channel's entries, if it has any. */
-  bucket(scope: string): Bucket<V> | undefined {
-    return this.buckets.get(scope);
+  constructor(capacity = FIRST_CAPACITY) {
+    this.items = new Array<T | undefined>(capacity).fill(undefined);
+    this.mask = capacity - 1;
   }
 
-  /** Deletes `key` from `bucket`; drops the bucket when it empties. */
-  delete(bucket: Bucket<V>, key: string): void {
-    if (!bucket.entries.delete(key)) return;
-    this.size--;
-    if (bucket.entries.size === 0 && this.buckets.get(bucket.scope) === bucket) this.buckets.delete(bucket.scope);
+  push(item: T): void {
+    if (this.length > this.mask) this.moveTo(new Array<T | undefined>(2 * (this.mask + 1)).fill(undefined));
+    this.items[(this.head + this.length) & this.mask] = item;
+    this.length++;
   }
 
-  /** Adds a key the channel does not hold (the caller checked), then sweeps and bounds. */
-  add(scope: string, key: string, value: V, at: number): void {
-    let bucket = this.buckets.get(scope);
-    if (bucket === undefined) {
-      bucket = { scope, entries: new Map() };
-      this.buckets.set(scope, bucket);
-    }
-    bucket.entries.set(key, value);
-    this.size++;
-    this.orderBuckets.push(bucket);
-    this.orderKeys.push(key);
-    this.sweep(at);
+  /** The `i`-th oldest item (`undefined` past the end). */
+  at(i: number): T | undefined {
+    return i < this.length ? this.items[(this.head + i) & this.mask] : undefined;
   }
 
-  private sweep(at: number): void {
-    for (let budget = SWEEP_PER_WRITE; budget > 0 && this.head < this.orderKeys.length; budget--) {
-      const bucket = this.orderBuckets[this.head];
-      const key = this.orderKeys[this.head];
-      if (bucket === undefined || key === undefined) break;
-      const value = bucket.entries.get(key);
-      if (value !== undefined && this.expiryOf(value) > at) break;
-      this.dropOldest();
-      if (value !== undefined) this.delete(bucket, key);
-    }
-    while (this.size > this.maxEntries && this.head < this.orderKeys.length) {
-      const bucket = this.orderBuckets[this.head];
-      const key = this.orderKeys[this.head];
-      this.dropOldest();
-      if (bucket !== undefined && key !== undefined) this.delete(bucket, key);
-    }
-    // Keys deleted by other means (settled leases) stay in the order until swept; never let them
-    // outnumber the live ones by much.
-    if (this.orderKeys.length - this.head > 2 * this.size + 1024) this.rebuildOrder();
+  /** Forgets the oldest item. */
+  dropOldest(): void {
+    this.items[this.head] = undefined;
+    this.head = (this.head + 1) & this.mask;
+    this.length--;
   }
 
-  /** Forgets the oldest position of the write order (amortized O(1): the front is cut off in halves). */
-  private dropOldest(): void {
-    this.orderBuckets[this.head] = undefined;
-    this.orderKeys[this.head] = undefined;
-    this.head++;
-    if (this.head >= 1024 && this.head * 2 >= this.orderKeys.length) {
-      this.orderBuckets = this.orderBuckets.slice(this.head);
-      this.orderKeys = this.orderKeys.slice(this.head);
-      this.head = 0;
-    }
-  }
-
-  /** Rebuilds the write order from the live entries (channel by channel, each in write order). */
-  private rebuildOrder(): void {
-    this.orderBuckets = [];
-    this.orderKeys = [];
+  /** Keeps only the items at the positions `keep` says, in order, in a ring sized to fit them. */
+  compact(keep: (i: number) => boolean): void {
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) if (keep(i)) kept++;
+    let capacity = FIRST_CAPACITY;
+    while (capacity < kept) capacity *= 2;
+    const items = new Array<T | undefined>(capacity).fill(undefined);
+    let next = 0;
+    for (let i = 0; i < this.length; i++) if (keep(i)) items[next++] = this.at(i);
+    this.items = items;
+    this.mask = capacity - 1;
     this.head = 0;
-    for (const bucket of this.buckets.values()) {
-      for (const key of bucket.entries.keys()) {
-        this.orderBuckets.push(bucket);
-        this.orderKeys.push(key);
-      }
-    }
+    this.length = next;
   }
+
+  private moveTo(items: (T | undefined)[]): void {
+    for (let i = 0; i < this.length; i++) items[i] = this.at(i);
+    this.items = items;
+    this.mask = items.length - 1;
+    this.head = 0;
+  }
+}
+
+/** The write order of handled marks: (bucket, key, expiry) in three rings moved together. */
+class MarkOrder {
+  readonly buckets = new Ring<Bucket>();
+  readonly keys = new Ring<string>();
+  readonly expiries = new Ring<number>();
+
+  get length(): number {
+    return this.keys.length;
+  }
+
+  push(bucket: Bucket, key: string, expiresAt: number): void {
+    this.buckets.push(bucket);
+    this.keys.push(key);
+    this.expiries.push(expiresAt);
+  }
+
+  dropOldest(): void {
+    this.buckets.dropOldest();
+    this.keys.dropOldest();
+    this.expiries.dropOldest();
+  }
+
+  /** Whether position `i` is still the mark its key holds (not dropped since, nor written again). */
+  isCurrent(i: number): boolean {
+    const bucket = this.buckets.at(i);
+    const key = this.keys.at(i);
+    return bucket !== undefined && key !== undefined && bucket.entries.get(key) === this.expiries.at(i);
+  }
+
+  /** Drops every position that is not current. */
+  compact(): void {
+    const current = Array.from({ length: this.length }, (_, i) => this.isCurrent(i));
+    const keep = (i: number): boolean => current[i] === true;
+    this.buckets.compact(keep);
+    this.keys.compact(keep);
+    this.expiries.compact(keep);
+  }
+}
+
+/** Write-order lengths of each memory store, for tests that pin its memory bound. Internal. */
+const orderLengths = new WeakMap<MemoryStore, () => { leases: number; marks: number }>();
+
+/**
+ * How many positions a memory store's write orders hold (leases, marks), settled ones not yet
+ * dropped included; `undefined` for any other store. Internal: tests check the orders stay
+ * within twice the live entries plus a constant.
+ */
+export function writeOrderLengthsOf(store: DedupStore): { leases: number; marks: number } | undefined {
+  return orderLengths.get(store as MemoryStore)?.();
+}
+
+function expiryOf(entry: Entry): number {
+  return typeof entry === 'number' ? entry : entry.expiresAt;
 }
 
 /**
@@ -149,38 +188,124 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   // the map slot itself) for weeks, where absolute ms would each be a boxed 16-byte number.
   const epoch = clock();
   const now = (): number => Math.ceil(clock() - epoch);
-  const leases = new ExpiringEntries<Lease>(maxEntries, (lease) => lease.expiresAt);
-  const handled = new ExpiringEntries<number>(maxEntries, (expiresAt) => expiresAt);
+  const scopes = new Map<string, Bucket>();
+  const leaseOrder = new Ring<Lease>();
+  const markOrder = new MarkOrder();
+  let leaseCount = 0;
+  let markCount = 0;
 
-  /** Whether `key` holds a live handled mark or lease in `scope`, dropping expired ones on the way. */
-  function isTaken(scope: string, key: string, at: number): boolean {
-    const marks = handled.bucket(scope);
-    const mark = marks?.entries.get(key);
-    if (marks !== undefined && mark !== undefined) {
-      if (mark > at) return true;
-      handled.delete(marks, key);
+  /** The channel's bucket, made when missing. */
+  function bucketFor(scope: string): Bucket {
+    let bucket = scopes.get(scope);
+    if (bucket === undefined) {
+      bucket = { scope, entries: new Map() };
+      scopes.set(scope, bucket);
     }
-    const held = leases.bucket(scope);
-    const lease = held?.entries.get(key);
-    if (held !== undefined && lease !== undefined) {
-      if (lease.expiresAt > at) return true;
-      leases.delete(held, key);
-    }
-    return false;
+    return bucket;
   }
 
-  return {
+  /** Counts `entry` out (a lease stops being held). */
+  function forget(entry: Entry): void {
+    if (typeof entry === 'number') {
+      markCount--;
+    } else {
+      entry.held = false;
+      leaseCount--;
+    }
+  }
+
+  /** Deletes `key` (holding `entry`) from `bucket`; drops the bucket when it empties. */
+  function remove(bucket: Bucket, key: string, entry: Entry): void {
+    bucket.entries.delete(key);
+    forget(entry);
+    if (bucket.entries.size === 0 && scopes.get(bucket.scope) === bucket) scopes.delete(bucket.scope);
+  }
+
+  /** What `key` holds in `bucket` now, dropping it when expired. */
+  function live(bucket: Bucket, key: string, at: number): Entry | undefined {
+    const entry = bucket.entries.get(key);
+    if (entry === undefined || expiryOf(entry) > at) return entry;
+    remove(bucket, key, entry);
+    return undefined;
+  }
+
+  /**
+   * After a lease is written: drops settled leases and sweeps a few expired ones from the old end,
+   * evicts the oldest beyond `maxEntries`, and compacts the order when settled leases behind a
+   * long-held one outnumber the live ones by much.
+   */
+  function sweepLeases(at: number): void {
+    for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
+      const lease = leaseOrder.at(0);
+      if (lease === undefined || (lease.held && lease.expiresAt > at)) break;
+      leaseOrder.dropOldest();
+      if (lease.held) remove(lease.bucket, lease.key, lease);
+    }
+    while (leaseCount > maxEntries) {
+      const lease = leaseOrder.at(0);
+      if (lease === undefined) break;
+      leaseOrder.dropOldest();
+      if (lease.held) remove(lease.bucket, lease.key, lease);
+    }
+    if (leaseOrder.length > 2 * leaseCount + COMPACT_SLACK) leaseOrder.compact((i) => leaseOrder.at(i)?.held === true);
+  }
+
+  /**
+   * After a mark is written: sweeps a few expired marks from the old end (the expiry is kept in the
+   * order, so a mark not yet due costs no map lookup), evicts the oldest beyond `maxEntries`, and
+   * compacts the order when dropped positions outnumber the live ones by much.
+   */
+  function sweepMarks(at: number): void {
+    for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
+      const expiresAt = markOrder.expiries.at(0);
+      if (expiresAt === undefined || expiresAt > at) break;
+      dropOldestMark();
+    }
+    while (markCount > maxEntries && markOrder.length > 0) dropOldestMark();
+    if (markOrder.length > 2 * markCount + COMPACT_SLACK) markOrder.compact();
+  }
+
+  /** Drops the oldest position of the marks' order, and its mark when the key still holds it. */
+  function dropOldestMark(): void {
+    const current = markOrder.isCurrent(0);
+    const bucket = markOrder.buckets.at(0);
+    const key = markOrder.keys.at(0);
+    const expiresAt = markOrder.expiries.at(0);
+    markOrder.dropOldest();
+    if (current && bucket !== undefined && key !== undefined && expiresAt !== undefined) remove(bucket, key, expiresAt);
+  }
+
+  /** Writes a handled mark over what `key` holds (nothing, our lease, or an expired entry). */
+  function mark(scope: string, key: string, held: Entry | undefined, expiresAt: number, at: number): void {
+    const bucket = bucketFor(scope);
+    if (held !== undefined) forget(held);
+    markCount++;
+    bucket.entries.set(key, expiresAt);
+    markOrder.push(bucket, key, expiresAt);
+    sweepMarks(at);
+  }
+
+  const store: MemoryStore = {
     get size(): number {
-      return leases.size + handled.size;
+      return leaseCount + markCount;
     },
     claim(request: DedupClaimRequest): Promise<readonly boolean[]> {
       const at = now();
-      const { scope, ids } = request;
-      const lease: Lease = { token: request.token, expiresAt: at + request.leaseMs };
+      const { scope, ids, token } = request;
+      const expiresAt = at + request.leaseMs;
       const result: boolean[] = [];
       for (const id of ids) {
-        const free = !isTaken(scope, id, at);
-        if (free) leases.add(scope, id, lease, at);
+        const found = scopes.get(scope);
+        const free = found === undefined || live(found, id, at) === undefined;
+        if (free) {
+          // An expired entry just removed may have emptied (and so dropped) the channel's bucket.
+          const bucket = found !== undefined && found.entries.size > 0 ? found : bucketFor(scope);
+          const lease: Lease = { token, expiresAt, bucket, key: id, held: true };
+          bucket.entries.set(id, lease);
+          leaseCount++;
+          leaseOrder.push(lease);
+          sweepLeases(at);
+        }
         result.push(free);
       }
       return Promise.resolve(result);
@@ -190,21 +315,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const { scope, ids, token } = request;
       const expiresAt = at + request.ttlMs;
       for (const id of ids) {
-        const held = leases.bucket(scope);
-        if (held !== undefined && held.entries.get(id)?.token === token) leases.delete(held, id);
-        // Another claim's live lease, or a live handled mark: not ours to overwrite.
-        if (isTaken(scope, id, at)) continue;
-        handled.add(scope, id, expiresAt, at);
+        const held = scopes.get(scope)?.entries.get(id);
+        // Free, our lease (live or lapsed), or an expired entry of anyone: the key is ours to mark.
+        // Otherwise another claim's live lease, or a live handled mark: not ours to overwrite.
+        if (held === undefined || (typeof held !== 'number' && held.token === token) || expiryOf(held) <= at) {
+          mark(scope, id, held, expiresAt, at);
+        }
       }
       return Promise.resolve();
     },
     release(request: DedupStoreRequest): Promise<void> {
       const { scope, ids, token } = request;
       for (const id of ids) {
-        const held = leases.bucket(scope);
-        if (held !== undefined && held.entries.get(id)?.token === token) leases.delete(held, id);
+        const held = scopes.get(scope)?.entries.get(id);
+        if (held !== undefined && typeof held !== 'number' && held.token === token) remove(held.bucket, id, held);
       }
       return Promise.resolve();
     },
   };
+  orderLengths.set(store, () => ({ leases: leaseOrder.length, marks: markOrder.length }));
+  return store;
 }

@@ -6,8 +6,8 @@
  * under a symbol, so an object that verified once and was then changed would still pass.
  */
 import { createHash } from 'node:crypto';
-import { schnorr } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { secp256k1 } from '../deferred.js';
 import type { Pieces } from './canonical-json.js';
 
 /**
@@ -111,7 +111,7 @@ export function nostrEventId(event: NostrEventFields, contentText?: Pieces): str
 /** Verifies a BIP-340 signature (128 hex) over a 32-byte message with an x-only pubkey (64 hex). Never throws. */
 export function schnorrVerifyHex(signatureHex: string, message: Uint8Array, pubkeyHex: string): boolean {
   try {
-    return schnorr.verify(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));
+    return secp256k1().schnorr.verify(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));
   } catch {
     return false;
   }
@@ -119,12 +119,12 @@ export function schnorrVerifyHex(signatureHex: string, message: Uint8Array, pubk
 
 /** Signs a 32-byte message with BIP-340 (host side). */
 export function schnorrSignHex(message: Uint8Array, secretKey: Uint8Array): string {
-  return bytesToHex(schnorr.sign(message, secretKey));
+  return bytesToHex(secp256k1().schnorr.sign(message, secretKey));
 }
 
 /** The x-only pubkey (64 hex) of a 32-byte secret key. */
 export function publicKeyHex(secretKey: Uint8Array): string {
-  return bytesToHex(schnorr.getPublicKey(secretKey));
+  return bytesToHex(secp256k1().schnorr.getPublicKey(secretKey));
 }
 
 export { bytesToHex, hexToBytes };

@@ -363,6 +363,37 @@ describe('failure policy', () => {
     expect(reported).toEqual(['the dedup store failed to commit']);
   });
 
+  test('a store whose release throws: fail-open resolves, fail-closed rejects, both report it', async () => {
+    const throwing: DedupStore = {
+      ...createMemoryStore(),
+      release: () => {
+        throw new Error('sync bug');
+      },
+    };
+    const reported: string[] = [];
+    const onError = (e: BuzzMetaError): void => {
+      reported.push(`${e.code}: ${e.message}`);
+    };
+    const open = await createDeduper({ store: throwing, onError }).claim(delivery([event(1)]));
+    await expect(open.release()).resolves.toBeUndefined();
+    const closed = await createDeduper({ store: throwing, onError, onStoreError: 'fail-closed' }).claim(
+      delivery([event(2)]),
+    );
+    const error = await closed.release().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(BuzzMetaError);
+    expect([(error as BuzzMetaError).message, ((error as BuzzMetaError).cause as Error).message]).toEqual([
+      'the dedup store failed to release',
+      'sync bug',
+    ]);
+    expect(reported).toEqual([
+      'dedup_store_unavailable: the dedup store failed to release',
+      'dedup_store_unavailable: the dedup store failed to release',
+    ]);
+  });
+
   test('a store answering for the wrong number of keys is a store failure', async () => {
     const broken: DedupStore = { ...createMemoryStore(), claim: () => Promise.resolve([true]) };
     const claim = await createDeduper({ store: broken }).claim(delivery([event(1), event(2)]));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/dedup/memory-store.js';
+import { createMemoryStore, writeOrderLengthsOf } from '../../src/dedup/memory-store.js';
 import { thrownBuzzError } from '../support/thrown.js';
 import { CHANNEL, OTHER_CHANNEL, eventId } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
@@ -113,7 +113,53 @@ describe('createMemoryStore', () => {
       await store.release({ scope: CHANNEL, ids: [eventId(n)], token: `t${String(n)}` });
     }
     expect(store.size).toBe(1);
+    // 3000 settled positions were written behind the held one; the order keeps at most 2 × live + 1024.
+    expect(writeOrderLengthsOf(store)?.leases).toBeLessThanOrEqual(2 * 1 + 1024);
+    expect(writeOrderLengthsOf(store)?.leases).toBeGreaterThan(0);
     expect(await claim(store, 0, 'x')).toEqual([false]);
+  });
+
+  test('marks written again after expiring do not pile up behind a long-lived one', async () => {
+    const { store, advance } = manual(10);
+    const mark = (n: number, token: string, ttlMs: number) =>
+      store.commit({ scope: CHANNEL, ids: [eventId(n)], token, ttlMs });
+    await claim(store, 0, 'long');
+    await mark(0, 'long', 1_000_000_000);
+    for (let k = 1; k <= 3000; k++) {
+      // The same five keys again and again: each one's expired mark is dropped when it is claimed.
+      expect(await claim(store, 1 + (k % 5), `t${String(k)}`)).toEqual([true]);
+      await mark(1 + (k % 5), `t${String(k)}`, 10);
+      await advance(10);
+    }
+    expect(store.size).toBe(6);
+    const lengths = writeOrderLengthsOf(store);
+    expect(lengths?.marks).toBeLessThanOrEqual(2 * 6 + 1024);
+    expect(lengths?.marks).toBeGreaterThanOrEqual(6);
+    expect(await claim(store, 0, 'x')).toEqual([false]);
+    expect(await claim(store, 1, 'x')).toEqual([true]);
+  });
+
+  test('eviction skips a position whose key was marked again later, and evicts the next oldest', async () => {
+    const { store, advance } = manual(3);
+    const mark = (n: number, ttlMs: number) => store.commit({ scope: CHANNEL, ids: [eventId(n)], token: 'm', ttlMs });
+    await mark(1, TTL); // W: long-lived, first in write order
+    await mark(2, 10); // X: short-lived
+    await advance(10);
+    await mark(3, TTL); // Y
+    expect(await claim(store, 2, 'x')).toEqual([true]); // X's expired mark is dropped; its position stays
+    await commit(store, 2, 'x'); // X marked again, after Y: order W, X(old), Y, X
+    await mark(4, TTL); // 4 marks > 3: W goes
+    await mark(5, TTL); // again: X(old) is skipped, so Y goes, not X
+    expect(store.size).toBe(3);
+    expect(
+      await store.claim({ scope: CHANNEL, ids: [1, 2, 3, 4, 5].map(eventId), token: 'y', leaseMs: LEASE }),
+    ).toEqual([true, false, true, false, false]);
+  });
+
+  test('reports write-order lengths only for memory stores', () => {
+    const { store } = manual();
+    expect(writeOrderLengthsOf(store)).toEqual({ leases: 0, marks: 0 });
+    expect(writeOrderLengthsOf({ ...store })).toBeUndefined();
   });
 
   test('channels that empty are forgotten, and come back fresh', async () => {
