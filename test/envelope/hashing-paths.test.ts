@@ -155,7 +155,7 @@ function verdict(envelope: unknown): string {
 describe('signed deliveries on the fast paths verify, and a change to them does not', () => {
   test('a member with 3000 unknown keys (key lists taken once)', () => {
     const envelope = signedWith((e) => {
-      const member = (e.channel as { members: JsonObject[] }).members[0] as JsonObject;
+      const [member = {}] = (e.channel as { members: JsonObject[] }).members;
       for (let i = 0; i < 3000; i++) member[`x${((i * 7919) % 3001).toString(36)}`] = i;
     });
     expect(verdict(envelope)).toBe('verified');
@@ -190,7 +190,7 @@ describe('signed deliveries on the fast paths verify, and a change to them does 
     // must not see two contents and hash one while reporting the other.
     const envelope = signedWith(() => undefined);
     const events = envelope.events as JsonObject[];
-    const signed = events[0] as JsonObject;
+    const [signed = {}] = events;
     let reads = 0;
     const swapping: JsonObject = {};
     for (const key of Object.keys(signed)) {
