@@ -196,7 +196,7 @@ export function parseTags(value: string): RenderedTags | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(parsed)) return undefined;
+  // Text that starts with `[` and parses is an array.
   for (const tag of parsed as unknown[]) {
     if (!Array.isArray(tag)) return undefined;
     for (const item of tag as unknown[]) if (typeof item !== 'string') return undefined;

@@ -108,11 +108,10 @@ function readPlainBlock(
       }
     }
   }
-  const label = head.sender.label;
+  // V1/V2 render no label (parseBareSender never returns one).
   return {
     id: null,
     sender: head.sender.pubkey,
-    ...(label === undefined ? {} : { senderLabel: label }),
     kind: head.kind,
     createdAt: head.createdAt,
     content: contentOf(text, head, stop),

@@ -10,7 +10,7 @@ import { parseTags, type RenderedTags } from './fields.js';
 import { contentOf, type EventHead, readHead } from './head.js';
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
-import { fail, type Failure, type ScrapedEvent } from './outcome.js';
+import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
 
 /** What may follow the end of a block: the next separator (with its number) or the section's end. */
 export type Continuation =
@@ -147,18 +147,16 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
 }
 
 function chunkRead(text: LineText, head: EventHead, end: Candidate): ChunkRead {
-  const label = head.sender.label;
-  return {
-    event: {
-      id: head.id,
-      sender: head.sender.pubkey,
-      ...(label === undefined ? {} : { senderLabel: label }),
-      kind: head.kind,
-      createdAt: head.createdAt,
-      content: contentOf(text, head, end.tagsLine),
-      tags: end.tags,
-      channel: head.channel,
-    },
-    continuation: end.continuation,
+  const event: Mutable<ScrapedEvent> = {
+    id: head.id,
+    sender: head.sender.pubkey,
+    kind: head.kind,
+    createdAt: head.createdAt,
+    content: contentOf(text, head, end.tagsLine),
+    tags: end.tags,
+    channel: head.channel,
   };
+  // Assigned rather than spread in: this runs once per event of every prompt.
+  if (head.sender.label !== undefined) event.senderLabel = head.sender.label;
+  return { event, continuation: end.continuation };
 }
