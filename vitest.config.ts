@@ -22,7 +22,8 @@ export default defineConfig({
       // The examples and the dedup pool workers run as child processes, where Stryker's active mutant
       // does not reach. The deliveries at the default bounds are up to 32 MiB: run once in `npm test`,
       // not per mutant (test/envelope/limits.test.ts checks the same code with small limits there).
-      ...(underStryker ? ['test/examples/**', 'test/dedup/pool.test.ts', 'test/defaults/**'] : []),
+      // test/docs type-checks the TSDoc examples with tsc: it runs no src code, so it kills no mutant.
+      ...(underStryker ? ['test/examples/**', 'test/dedup/pool.test.ts', 'test/defaults/**', 'test/docs/**'] : []),
     ],
     // FAST_CHECK_SEED and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op when neither is set.
     // Under Stryker also test/support/mutation.setup.ts: schemas are rebuilt for every test, so
@@ -48,10 +49,10 @@ export default defineConfig({
         'src/draft/**': critical,
         'src/keys.ts': critical,
         'src/npub.ts': critical,
-        // The legacy scraper (issue 8): 95.8-96.5 % lines / 87.4-88.6 % branches, varying with the
-        // property tests' random seeds; the floor sits below that spread until the section-assembly
-        // branches have their own cases (docs/testing.md), then it rises to the critical 95/90.
-        'src/legacy/**': { lines: 94, branches: 85 },
+        // The legacy scraper (issue 8): its deterministic tests alone reach 99 % lines / 94 % branches
+        // (test/legacy/structure.test.ts and boundaries.test.ts), so the property tests' random seeds
+        // can only add to that (docs/testing.md).
+        'src/legacy/**': critical,
         'src/dedup/**': critical,
       },
     },

@@ -96,6 +96,13 @@ try {
     const file = path.posix.normalize(target);
     if (!files.includes(file)) fail(`exports target not in the package: ${target}`);
   }
+  // README.md is the package page: each relative link must name a file that ships (an absolute
+  // URL is left alone). Anchors are not checked, only the file.
+  for (const [, target] of readFileSync(path.join(root, 'README.md'), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z][\w+.-]*:/i.test(target) || target.startsWith('#')) continue;
+    const file = path.posix.normalize(decodeURI(target.split('#')[0]));
+    if (!files.includes(file)) fail(`README link to a file the package does not ship: ${target}`);
+  }
   const distFiles = files.filter((f) => f.startsWith('dist/')).length;
   const schemaFiles = files.filter((f) => f.startsWith('docs/schema/')).length;
   console.log(

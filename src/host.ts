@@ -38,7 +38,7 @@ export type WithBuzzEnvelope<P extends object> = Omit<P, '_meta'> & {
  *
  * @example
  * ```ts
- * await ctx.request('session/prompt', withBuzzEnvelope({ sessionId, prompt }, { agentSecretKey, channelId, ownerPubkey, events }))
+ * await agent.request('session/prompt', withBuzzEnvelope({ sessionId, prompt }, { agentSecretKey, channelId, ownerPubkey, events }))
  * ```
  */
 export function withBuzzEnvelope<P extends object>(

@@ -13,10 +13,22 @@ import { safePointer } from './redact.js';
 import { BUZZ_PATH } from './schema-kit.js';
 
 /**
- * Walks `buzz` (the value of `_meta.buzz`) and returns the first bound it breaks, or `undefined`.
- * Every bound is `limit_exceeded`.
+ * Objects with at least this many keys have their key lists kept for the caller: V8 keeps such
+ * objects as dictionaries, where listing the keys sorts them by insertion and costs about half a
+ * `JSON.parse` of the object, so the canonicalizer reuses the list instead of listing them again.
  */
-export function checkInputBounds(buzz: unknown, limits: BuzzLimits): BuzzMetaError | undefined {
+export const KEPT_KEY_LISTS_FROM = 1024;
+
+/**
+ * Walks `buzz` (the value of `_meta.buzz`) and returns the first bound it breaks, or `undefined`.
+ * Every bound is `limit_exceeded`. When `keyLists` is given, the key lists of objects with at least
+ * {@link KEPT_KEY_LISTS_FROM} keys are stored in it by object.
+ */
+export function checkInputBounds(
+  buzz: unknown,
+  limits: BuzzLimits,
+  keyLists?: Map<object, string[]>,
+): BuzzMetaError | undefined {
   let nodes = 0;
   let length = 0;
   const path: (string | number)[] = [...BUZZ_PATH];
@@ -54,7 +66,9 @@ export function checkInputBounds(buzz: unknown, limits: BuzzLimits): BuzzMetaErr
       }
       return undefined;
     }
-    for (const key of Object.keys(value)) {
+    const keys = Object.keys(value);
+    if (keys.length >= KEPT_KEY_LISTS_FROM) keyLists?.set(value, keys);
+    for (const key of keys) {
       path.push(key);
       const found = addText(key) ?? visit((value as Record<string, unknown>)[key], depth + 1);
       path.pop();

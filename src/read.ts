@@ -55,7 +55,7 @@ const TRUST_RANK: Readonly<Record<Trust, number>> = { scraped: 0, asserted: 1, v
  *
  * @example
  * ```ts
- * const read = readBuzzContext(params, { agentPubkey: process.env.AGENT_NPUB, minTrust: 'verified' })
+ * const read = readBuzzContext(params, { agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '', minTrust: 'verified' })
  * if (!read.ok) return refuse(read.error.code)
  * memory.partition(senderKey(read.context))
  * ```

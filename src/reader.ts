@@ -41,7 +41,7 @@ const DEFAULT_CACHE_SIZE = 10_000;
  *
  * @example
  * ```ts
- * const reader = await createBuzzReader({ agentPubkey: process.env.AGENT_NPUB, minTrust: 'verified' })
+ * const reader = await createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '', minTrust: 'verified' })
  * const read = reader.read(params) // read.context is a BuzzVerifiedContext when ok
  * ```
  */

@@ -16,10 +16,10 @@ export interface FoundPrompt {
   readonly params: unknown;
 }
 
-/** What the input held. */
-export interface ParsedInput {
-  /** Every `session/prompt`, in input order. */
-  readonly prompts: readonly FoundPrompt[];
+/** What the input held, besides its prompts. */
+export interface InputSummary {
+  /** `session/prompt` messages found (each was passed to the callback). */
+  readonly prompts: number;
   /** JSON values that were other methods or responses, skipped. */
   readonly skipped: number;
 }
@@ -33,64 +33,95 @@ export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**
- * Splits and parses `bytes`. A single JSON document (even pretty-printed) is one value at line 1;
- * otherwise every non-blank line must be one JSON value.
+ * Splits and parses `bytes`, calling `onPrompt` for every `session/prompt` in input order. A single
+ * JSON document (even pretty-printed) is one value at its first line; otherwise every non-blank line
+ * must be one JSON value. Lines are parsed one at a time and not kept, so a large capture is never
+ * held as parsed values all at once. A problem anywhere throws; the caller prints nothing of a run
+ * that threw.
  */
-export function parseInput(bytes: Uint8Array, maxLineBytes: number = MAX_LINE_BYTES): ParsedInput {
+export function forEachPrompt(
+  bytes: Uint8Array,
+  onPrompt: (prompt: FoundPrompt) => void,
+  maxLineBytes: number = MAX_LINE_BYTES,
+): InputSummary {
   const nul = bytes.indexOf(0);
   if (nul >= 0) throw new CliError(`line ${String(lineAt(bytes, nul))}: binary data (a NUL byte), not JSON text`);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (!isUtf8(buffer)) {
     throw new CliError(`line ${String(firstBadUtf8Line(buffer))}: binary data (not UTF-8), not JSON text`);
   }
-  const lines = splitLines(buffer, maxLineBytes);
-  const text = buffer.toString('utf8');
-  const whole = tryWhole(text);
-  const values: { line: number; value: unknown }[] = [];
-  if (whole !== undefined) values.push({ line: firstNonBlankLine(lines), value: whole.value });
-  else {
-    lines.forEach((line, index) => {
-      if (line.trim() === '') return;
-      values.push({
-        line: index + 1,
-        value: parseLine(line, index + 1, index === lines.length - 1 && !text.endsWith('\n')),
-      });
-    });
+  const ends = lineEnds(buffer, maxLineBytes);
+  const lineText = (index: number): string =>
+    buffer.toString('utf8', index === 0 ? 0 : (ends[index - 1] ?? 0) + 1, ends[index]);
+  const endsWithNewline = buffer.length > 0 && buffer[buffer.length - 1] === NEWLINE;
+  const parse = (index: number, text: string): unknown =>
+    parseLine(text, index + 1, index === ends.length - 1 && !endsWithNewline);
+
+  let first = -1;
+  let firstText = '';
+  for (let index = 0; index < ends.length && first < 0; index++) {
+    const text = lineText(index);
+    if (text.trim() !== '') {
+      first = index;
+      firstText = text;
+    }
   }
-  if (values.length === 0) {
-    throw new CliError('the input is empty: give a JSON-RPC request, params, or an NDJSON capture');
-  }
-  const prompts: FoundPrompt[] = [];
+  if (first < 0) throw new CliError('the input is empty: give a JSON-RPC request, params, or an NDJSON capture');
+
+  let prompts = 0;
   let skipped = 0;
-  for (const { line, value } of values) {
+  let values = 0;
+  let only: { line: number; value: unknown } | undefined;
+  const take = (line: number, value: unknown): void => {
+    values++;
+    only = values === 1 ? { line, value } : undefined;
     const prompt = asPrompt(value, line);
     if (prompt === undefined) skipped++;
-    else prompts.push(prompt);
+    else {
+      prompts++;
+      onPrompt(prompt);
+    }
+  };
+
+  const head = tryParse(firstText);
+  if (head === undefined) {
+    // Not one value per line: the whole input must be one (pretty-printed) document.
+    const whole = tryParse(buffer.toString('utf8'));
+    // Neither parses: the first line's own error (parsing it alone throws).
+    take(first + 1, whole === undefined ? parse(first, firstText) : whole.value);
+  } else {
+    // The first line is a whole value, so the input is NDJSON (one document would end there).
+    take(first + 1, head.value);
+    for (let index = first + 1; index < ends.length; index++) {
+      const text = lineText(index);
+      if (text.trim() !== '') take(index + 1, parse(index, text));
+    }
   }
-  if (prompts.length === 0 && values.length === 1 && !isJsonRpc(values[0]?.value)) {
-    throw new CliError(`line ${String(values[0]?.line)}: neither a JSON-RPC message nor session/prompt params`);
+  if (prompts === 0 && values === 1 && only !== undefined && !isJsonRpc(only.value)) {
+    throw new CliError(`line ${String(only.line)}: neither a JSON-RPC message nor session/prompt params`);
   }
   return { prompts, skipped };
 }
 
-function splitLines(buffer: Buffer, maxLineBytes: number): string[] {
-  const lines: string[] = [];
+/** The end offset (exclusive) of every line; the last line ends at the end of the input. */
+function lineEnds(buffer: Buffer, maxLineBytes: number): number[] {
+  const ends: number[] = [];
   let start = 0;
   while (start <= buffer.length) {
     let end = buffer.indexOf(NEWLINE, start);
     if (end < 0) end = buffer.length;
     if (end - start > maxLineBytes) {
       throw new CliError(
-        `line ${String(lines.length + 1)}: longer than ${String(maxLineBytes)} bytes (the ACP message limit)`,
+        `line ${String(ends.length + 1)}: longer than ${String(maxLineBytes)} bytes (the ACP message limit)`,
       );
     }
-    lines.push(buffer.toString('utf8', start, end));
+    ends.push(end);
     start = end + 1;
   }
-  return lines;
+  return ends;
 }
 
-function tryWhole(text: string): { value: unknown } | undefined {
+function tryParse(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) as unknown };
   } catch {
@@ -113,11 +144,6 @@ function parseLine(line: string, number: number, last: boolean): unknown {
     }
     throw new CliError(`line ${String(number)}: not JSON`);
   }
-}
-
-function firstNonBlankLine(lines: readonly string[]): number {
-  const index = lines.findIndex((line) => line.trim() !== '');
-  return index + 1;
 }
 
 function lineAt(bytes: Uint8Array, offset: number): number {

@@ -5,7 +5,7 @@
 import { BuzzMetaError } from '../errors.js';
 import { createBuzzReader } from '../reader.js';
 import { CliError, EXIT } from './cli-error.js';
-import { parseInput } from './input.js';
+import { forEachPrompt } from './input.js';
 import { renderTable } from './render.js';
 import { type PromptReport, promptReport } from './report.js';
 
@@ -17,14 +17,31 @@ export interface InspectOptions {
   readonly agentPubkey?: string;
 }
 
+/**
+ * Reads every prompt of `bytes` with an optional pinned key and passes its report to `onReport`,
+ * one at a time (a capture of many prompts is never held whole); returns how many other messages
+ * were skipped.
+ */
+export async function forEachReport(
+  bytes: Uint8Array,
+  agentPubkey: string | undefined,
+  onReport: (report: PromptReport) => void,
+): Promise<{ skipped: number }> {
+  const reader = await readerFor(agentPubkey);
+  const { skipped } = forEachPrompt(bytes, (found) => {
+    onReport(promptReport(found, reader.read(found.params)));
+  });
+  return { skipped };
+}
+
 /** The reports of every prompt of `bytes`, read with an optional pinned key. */
 export async function readReports(
   bytes: Uint8Array,
   agentPubkey: string | undefined,
 ): Promise<{ reports: PromptReport[]; skipped: number }> {
-  const reader = await readerFor(agentPubkey);
-  const { prompts, skipped } = parseInput(bytes);
-  return { reports: prompts.map((found) => promptReport(found, reader.read(found.params))), skipped };
+  const reports: PromptReport[] = [];
+  const { skipped } = await forEachReport(bytes, agentPubkey, (report) => reports.push(report));
+  return { reports, skipped };
 }
 
 async function readerFor(agentPubkey: string | undefined) {
@@ -39,10 +56,13 @@ async function readerFor(agentPubkey: string | undefined) {
 
 /** `inspect`: the text to print for `bytes`. Exit code 0 whatever the prompts say. */
 export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<string> {
-  const { reports, skipped } = await readReports(bytes, options.agentPubkey);
   if (options.json === true) {
-    return reports.map((report) => JSON.stringify(report)).join('\n') + (reports.length > 0 ? '\n' : '');
+    // Serialized as they come, so each report is garbage at once instead of kept to the end.
+    const lines: string[] = [];
+    await forEachReport(bytes, options.agentPubkey, (report) => lines.push(JSON.stringify(report)));
+    return lines.length > 0 ? lines.join('\n') + '\n' : '';
   }
+  const { reports, skipped } = await readReports(bytes, options.agentPubkey);
   return renderTable(reports, skipped);
 }
 

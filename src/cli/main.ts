@@ -5,9 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
-import { runDemo } from './demo.js';
 import { inspect, verify } from './inspect.js';
-import { convertKey, keygen, renderKeyPair } from './keygen.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -58,6 +56,10 @@ function agentKey(given: string | undefined, io: CliIo): string | undefined {
   return given ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
 }
 
+/*
+ * keygen.js (secp256k1) and demo.js are imported by their own subcommands only: `inspect` on a
+ * large capture is a start-up-bound command, and these modules were a good part of its start-up.
+ */
 function program(io: CliIo, out: (outcome: Outcome) => void): Command {
   const cli = new Command('buzz-meta')
     .description('Inspect and verify the Buzz context (_meta.buzz) of ACP session/prompt traffic.')
@@ -101,7 +103,8 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .command('keygen')
     .description('make a key pair: the nsec for the host, the npub for the agent to pin')
     .option('--json', 'print {"nsec","npub","hex"} as JSON')
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
+      const { keygen, renderKeyPair } = await import('./keygen.js');
       const pair = keygen();
       out({ stdout: options.json === true ? JSON.stringify(pair) + '\n' : renderKeyPair(pair), exitCode: EXIT.ok });
     });
@@ -110,7 +113,8 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .command('npub')
     .description('print a pubkey (64 hex or npub) as an npub')
     .argument('<key>', 'pubkey, 64 hex digits or an npub')
-    .action((key: string) => {
+    .action(async (key: string) => {
+      const { convertKey } = await import('./keygen.js');
       out({ stdout: convertKey(key, 'npub') + '\n', exitCode: EXIT.ok });
     });
 
@@ -118,14 +122,16 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .command('hex')
     .description('print a pubkey (npub or 64 hex) as 64 lowercase hex digits')
     .argument('<key>', 'pubkey, an npub or 64 hex digits')
-    .action((key: string) => {
+    .action(async (key: string) => {
+      const { convertKey } = await import('./keygen.js');
       out({ stdout: convertKey(key, 'hex') + '\n', exitCode: EXIT.ok });
     });
 
   cli
     .command('demo')
     .description('run the offline demo: a simulated Buzz host and a real ACP agent over stdio (from a checkout)')
-    .action(() => {
+    .action(async () => {
+      const { runDemo } = await import('./demo.js');
       out({ stdout: '', exitCode: runDemo() });
     });
 

@@ -109,7 +109,7 @@ function runner(client: NodeRedisScriptClient | IoRedisScriptClient) {
  * import { createDeduper } from 'buzz-meta';
  * import { createRedisStore } from 'buzz-meta/redis';
  *
- * const client = await createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true }).connect();
+ * const client = await createClient({ url: process.env.REDIS_URL ?? 'redis://localhost:6379', disableOfflineQueue: true }).connect();
  * const deduper = createDeduper({ store: createRedisStore({ client }) });
  * ```
  */

@@ -6,41 +6,71 @@
  * under a symbol, so an object that verified once and was then changed would still pass.
  */
 import { createHash } from 'node:crypto';
-import { schnorr } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { serializeEvent } from 'nostr-tools/pure';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { secp256k1 } from '../deferred.js';
+import type { Pieces } from './canonical-json.js';
 
 /**
- * From this many UTF-16 units on, hashing uses Node's native sha256 (about 20× the throughput of
- * `@noble/hashes` on large input; docs/performance.md). Below it the two cost about the same, and
- * `@noble/hashes` stays. Both encode text as UTF-8 the same way (a lone surrogate as U+FFFD), so
- * the digests are identical either side of the threshold.
+ * Texts shorter than this are joined into batches of about this many UTF-16 units before they are
+ * hashed (one native call per batch); longer ones are hashed on their own, never copied into a batch.
  */
-export const NATIVE_SHA256_FROM = 16 * 1024;
+const BATCH_UNITS = 64 * 1024;
+
+/**
+ * sha256 of the UTF-8 of `pieces` joined, after the bytes of `prefix`, without joining them: a
+ * large text is hashed where it lies. Node's native sha256 (about 20× the throughput of
+ * `@noble/hashes` on large input; docs/performance.md). A lone surrogate is hashed as U+FFFD, as
+ * `TextEncoder` encodes it; the pieces of canonical JSON never hold one (JSON.stringify escapes it),
+ * so no batch boundary can split a surrogate pair.
+ */
+export function sha256OfPieces(pieces: Pieces, prefix: Uint8Array = NO_BYTES): Uint8Array {
+  const hash = createHash('sha256').update(prefix);
+  let batch: string[] = [];
+  let batched = 0;
+  const flush = (): void => {
+    hash.update(batch.join(''), 'utf8');
+    batch = [];
+    batched = 0;
+  };
+  const feed = (list: Pieces): void => {
+    for (const piece of list) {
+      if (typeof piece !== 'string') {
+        feed(piece);
+      } else if (piece.length >= BATCH_UNITS) {
+        flush();
+        hash.update(piece, 'utf8');
+      } else {
+        batch.push(piece);
+        batched += piece.length;
+        if (batched >= BATCH_UNITS) flush();
+      }
+    }
+  };
+  feed(pieces);
+  flush();
+  const digest = hash.digest();
+  return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+}
+
+const NO_BYTES = new Uint8Array(0);
 
 /** sha256 of a string's UTF-8 bytes, as 64 lowercase hex digits. */
 export function sha256Hex(text: string): string {
-  if (text.length >= NATIVE_SHA256_FROM) return createHash('sha256').update(text, 'utf8').digest('hex');
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return bytesToHex(sha256OfPieces([text]));
+}
+
+/** The prefix of a domain-separated digest: utf8(domain) ‖ 0x00. */
+export function domainPrefix(domain: string): Uint8Array {
+  const bytes = new TextEncoder().encode(domain);
+  const prefix = new Uint8Array(bytes.length + 1);
+  prefix.set(bytes, 0);
+  return prefix;
 }
 
 /** sha256(domain ‖ 0x00 ‖ utf8(text)): a digest that cannot be confused with one of another protocol. */
 export function domainDigest(domain: string, text: string): Uint8Array {
-  if (text.length >= NATIVE_SHA256_FROM) {
-    const digest = createHash('sha256').update(domain, 'utf8').update(SEPARATOR).update(text, 'utf8').digest();
-    return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
-  }
-  const prefix = utf8ToBytes(domain);
-  const body = utf8ToBytes(text);
-  const message = new Uint8Array(prefix.length + 1 + body.length);
-  message.set(prefix, 0);
-  message[prefix.length] = 0;
-  message.set(body, prefix.length + 1);
-  return sha256(message);
+  return sha256OfPieces([text], domainPrefix(domain));
 }
-
-const SEPARATOR = Uint8Array.of(0);
 
 /** The fields of a Nostr event that its NIP-01 id commits to. */
 export interface NostrEventFields {
@@ -52,19 +82,36 @@ export interface NostrEventFields {
 }
 
 /**
- * The NIP-01 id of an event: sha256 of `[0, pubkey, created_at, kind, tags, content]`, serialized by
- * nostr-tools; hashed here so a large event takes the native path (a keyless sender can make the
- * reader hash every event before any signature is checked).
+ * The NIP-01 serialization of an event, `[0,pubkey,created_at,kind,tags,content]` as
+ * `JSON.stringify` writes it (what nostr-tools' `serializeEvent` returns for a valid event), as
+ * pieces. `contentText`, when given, is the content already written as JSON text (pieces whose
+ * concatenation is `JSON.stringify(content)`), so a large content is not scanned a second time.
  */
-export function nostrEventId(event: NostrEventFields): string {
-  // serializeEvent only reads the fields; its mutable parameter type is a typing accident.
-  return sha256Hex(serializeEvent(event as Parameters<typeof serializeEvent>[0]));
+export function nostrEventPieces(event: NostrEventFields, contentText?: Pieces): Pieces {
+  return [
+    '[0,',
+    JSON.stringify(event.pubkey),
+    ',',
+    JSON.stringify(event.created_at),
+    ',',
+    JSON.stringify(event.kind),
+    ',',
+    JSON.stringify(event.tags),
+    ',',
+    contentText ?? JSON.stringify(event.content),
+    ']',
+  ];
+}
+
+/** The NIP-01 id of an event: sha256 of its serialization ({@link nostrEventPieces}), as 64 hex. */
+export function nostrEventId(event: NostrEventFields, contentText?: Pieces): string {
+  return bytesToHex(sha256OfPieces(nostrEventPieces(event, contentText)));
 }
 
 /** Verifies a BIP-340 signature (128 hex) over a 32-byte message with an x-only pubkey (64 hex). Never throws. */
 export function schnorrVerifyHex(signatureHex: string, message: Uint8Array, pubkeyHex: string): boolean {
   try {
-    return schnorr.verify(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));
+    return secp256k1().schnorr.verify(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));
   } catch {
     return false;
   }
@@ -72,12 +119,12 @@ export function schnorrVerifyHex(signatureHex: string, message: Uint8Array, pubk
 
 /** Signs a 32-byte message with BIP-340 (host side). */
 export function schnorrSignHex(message: Uint8Array, secretKey: Uint8Array): string {
-  return bytesToHex(schnorr.sign(message, secretKey));
+  return bytesToHex(secp256k1().schnorr.sign(message, secretKey));
 }
 
 /** The x-only pubkey (64 hex) of a 32-byte secret key. */
 export function publicKeyHex(secretKey: Uint8Array): string {
-  return bytesToHex(schnorr.getPublicKey(secretKey));
+  return bytesToHex(secp256k1().schnorr.getPublicKey(secretKey));
 }
 
 export { bytesToHex, hexToBytes };

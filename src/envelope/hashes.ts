@@ -3,8 +3,16 @@
  * origin. `deliveryId` is a correlation and dedup key; only the attestation proves who sent it.
  */
 import { ENVELOPE_DOMAIN } from './schema.js';
-import { canonicalJson, canonicalize } from './canonical-json.js';
-import { bytesToHex, domainDigest, sha256Hex } from './crypto.js';
+import { type MemberText, canonicalJson, canonicalPieces } from './canonical-json.js';
+import {
+  type NostrEventFields,
+  bytesToHex,
+  domainDigest,
+  domainPrefix,
+  nostrEventId,
+  sha256Hex,
+  sha256OfPieces,
+} from './crypto.js';
 
 /** The parts of an envelope `deliveryId` commits to. */
 export interface DeliveryIdInput {
@@ -64,7 +72,7 @@ export function attestationDigest(envelope: object, maxDepth?: number): Uint8Arr
   return domainDigest(ENVELOPE_DOMAIN, canonicalJson(withoutKey(envelope, 'attestation'), maxDepth));
 }
 
-/** The three hashes a received envelope commits to, recomputed. */
+/** The hashes a received envelope commits to, recomputed. */
 export interface EnvelopeHashes {
   /** The attestation digest (see {@link attestationDigest}). */
   readonly digest: Uint8Array;
@@ -72,37 +80,54 @@ export interface EnvelopeHashes {
   readonly deliveryId: string;
   /** The recomputed `membershipRevision`. */
   readonly membershipRevision: string;
+  /** The NIP-01 id of each event, in order. */
+  readonly eventIds: readonly string[];
 }
 
 /**
- * Recomputes all three hashes of a received (schema-checked) envelope, walking each value once:
- * the canonical texts of `channel`, its `members` and `reply`, written for the attestation digest,
- * are reused for `deliveryId` and `membershipRevision` instead of being canonicalized again.
+ * Recomputes every hash of a received envelope, walking each value once: the canonical texts of
+ * `channel`, its `members` and `reply`, written for the attestation digest, are reused for
+ * `deliveryId` and `membershipRevision`, and each event's escaped content for its NIP-01 id,
+ * instead of being canonicalized or escaped again. `events` is the schema-checked copy of the
+ * received events; an id is always computed from it (a reused text only when it was written from
+ * the very same content string).
  */
 export function envelopeHashes(
   received: Readonly<Record<string, unknown>> & { readonly channel: Readonly<Record<string, unknown>> },
-  eventIds: readonly string[],
+  events: readonly (NostrEventFields & { readonly id: string })[],
   jobEventId: string | undefined,
   maxDepth: number,
   maxNodes: number,
+  keyLists: ReadonlyMap<object, string[]> = new Map(),
 ): EnvelopeHashes {
-  const texts = new Map<object, string | undefined>();
+  const signed = withoutKey(received, 'attestation');
+  const texts = new Map<object, readonly string[] | undefined>();
   for (const part of [received.channel, received.channel.members, received.reply]) {
     if (typeof part === 'object' && part !== null) texts.set(part, undefined);
   }
-  const options = { maxDepth, maxNodes, texts };
-  const digest = domainDigest(ENVELOPE_DOMAIN, canonicalize(withoutKey(received, 'attestation'), options));
+  const members = new Map<object, Map<string, MemberText>>();
+  const written = (Array.isArray(signed.events) ? (signed.events as unknown[]) : []).map((event) => {
+    const fields = new Map<string, MemberText>();
+    if (typeof event === 'object' && event !== null) members.set(event, fields);
+    return fields;
+  });
+  const options = { maxDepth, maxNodes, texts, members, keyLists };
+  const digest = sha256OfPieces(canonicalPieces(signed, options), domainPrefix(ENVELOPE_DOMAIN));
+  const eventIds = events.map((event, index) => {
+    const content = written[index]?.get('content');
+    return nostrEventId(event, content?.value === event.content ? content.pieces : undefined);
+  });
   const subject: Record<string, unknown> = {
     version: received.version,
     channel: received.channel,
     reply: received.reply,
-    eventIds,
+    eventIds: events.map((event) => event.id),
   };
   if (jobEventId !== undefined) subject.jobEventId = jobEventId;
-  const deliveryId = sha256Hex(canonicalize(subject, options));
+  const deliveryId = bytesToHex(sha256OfPieces(canonicalPieces(subject, options)));
   const channelId = received.channel.id;
-  const revision = canonicalize({ version: 1, channelId, members: received.channel.members }, options);
-  return { digest, deliveryId, membershipRevision: 'v1:' + sha256Hex(revision) };
+  const revision = canonicalPieces({ version: 1, channelId, members: received.channel.members }, options);
+  return { digest, deliveryId, membershipRevision: 'v1:' + bytesToHex(sha256OfPieces(revision)), eventIds };
 }
 
 /**

@@ -102,6 +102,8 @@ export function checkEnvelope(
   limits: BuzzLimits = DEFAULT_LIMITS,
   verifier: SignatureVerifier = jsVerifier,
 ): EnvelopeCheck {
+  // Key lists of objects with many keys, taken once by the bounds walk and reused by the hashing.
+  const keyLists = new Map<object, string[]>();
   const tooLong =
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
     checkArrayLength(
@@ -113,7 +115,7 @@ export function checkEnvelope(
       [...BUZZ_PATH, 'channel'],
       'maxMembers',
     ) ??
-    checkInputBounds(raw, limits);
+    checkInputBounds(raw, limits, keyLists);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
   const parsed = parseWith(envelopeParser(limits), raw, 'invalid_envelope');
   if (!parsed.ok) return parsed;
@@ -138,10 +140,19 @@ export function checkEnvelope(
   }
 
   let digest: Uint8Array | undefined;
+  // NIP-01 ids, computed with the hashes (reusing each content's escaped text) when those can be.
+  let eventIds: readonly string[] | undefined;
   try {
-    const eventIds = envelope.events.map((event) => event.id);
-    const hashes = envelopeHashes(received, eventIds, envelope.job?.eventId, limits.maxDepth, limits.maxNodes);
+    const hashes = envelopeHashes(
+      received,
+      envelope.events,
+      envelope.job?.eventId,
+      limits.maxDepth,
+      limits.maxNodes,
+      keyLists,
+    );
     digest = hashes.digest;
+    eventIds = hashes.eventIds;
     if (bytesToHex(digest) !== envelope.attestation.payloadHash) {
       fail(
         'payload_hash_mismatch',
@@ -166,7 +177,7 @@ export function checkEnvelope(
   }
 
   envelope.events.forEach((event, index) => {
-    if (nostrEventId(event) !== event.id) {
+    if ((eventIds?.[index] ?? nostrEventId(event)) !== event.id) {
       fail('event_id_mismatch', ['events', index, 'id'], 'the event id is not the NIP-01 hash of the event');
     }
     if (!isBoundToChannel(event.tags, envelope.channel.id)) {

@@ -7,7 +7,7 @@ import type { BuzzEvent, BuzzReply, BuzzScrapedContext } from '../context.js';
 import type { BuzzLimits } from '../limits.js';
 import { markedAnchors } from '../nip10.js';
 import type { ContextRead } from './context-block.js';
-import { fail, type Failure, type ScrapedEvent } from './outcome.js';
+import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
 import type { SectionRead } from './sections.js';
 
 /** Builds the context from the sections found (in prompt order) and the context section, if any. */
@@ -81,15 +81,18 @@ function checkLimits(events: readonly ScrapedEvent[], limits: BuzzLimits): Failu
 }
 
 function toBuzzEvent(event: ScrapedEvent): BuzzEvent {
-  return {
+  const copy: Mutable<BuzzEvent> = {
     id: event.id,
     sender: event.sender,
     kind: event.kind,
     createdAt: event.createdAt,
     content: event.content,
-    ...(event.tags === undefined ? {} : { tags: event.tags.map((tag) => tag.slice()) }),
-    ...(event.senderLabel === undefined ? {} : { senderLabel: event.senderLabel }),
   };
+  // Assigned rather than spread in (once per event of every prompt). Tags are copied, so no two
+  // contexts share an array.
+  if (event.tags !== undefined) copy.tags = event.tags.map((tag) => tag.slice());
+  if (event.senderLabel !== undefined) copy.senderLabel = event.senderLabel;
+  return copy;
 }
 
 /**

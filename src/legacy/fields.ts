@@ -94,14 +94,33 @@ export function parseBareSender(value: string): RenderedSender | SenderProblem {
   return decoded === undefined ? 'malformed' : { pubkey: decoded };
 }
 
+/**
+ * npubs decoded before, and their hex. The same few senders recur in every prompt an agent gets,
+ * and a bech32 decode costs more than reading the rest of an event block. Decoding is a pure
+ * function, so a cached answer is the answer; the cache is emptied when full.
+ */
+const decodedNpubs = new Map<string, string>();
+const MAX_DECODED_NPUBS = 1024;
+
+/** Empties the npub cache (test/support/mutation.setup.ts: under Stryker every test decodes for itself). */
+export function forgetDecodedNpubs(): void {
+  decodedNpubs.clear();
+}
+
 function npubToHex(value: string): string | undefined {
+  const known = decodedNpubs.get(value);
+  if (known !== undefined) return known;
   // Lowercase only: the host prints bech32 in lowercase, and nip19 would accept all-caps.
   if (value.length !== NPUB_LENGTH || !value.startsWith('npub1') || value !== value.toLowerCase()) return undefined;
+  let hex: string;
   try {
-    return toHexPubkey(value);
+    hex = toHexPubkey(value);
   } catch {
     return undefined;
   }
+  if (decodedNpubs.size >= MAX_DECODED_NPUBS) decodedNpubs.clear();
+  decodedNpubs.set(value, hex);
+  return hex;
 }
 
 const KIND_PATTERN = /^(?:0|[1-9]\d{0,4})$/;
@@ -113,7 +132,7 @@ export function parseKind(value: string): number | undefined {
   return kind <= 65_535 ? kind : undefined;
 }
 
-const RFC3339_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z|[+-]\d{2}:\d{2})$/;
+const RFC3339_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})$/;
 const SECONDS_PATTERN = /^(?:0|[1-9]\d{0,15})$/;
 
 /**
@@ -125,30 +144,35 @@ export function parseTime(value: string): number | undefined {
     const seconds = Number(value);
     return Number.isSafeInteger(seconds) ? seconds : undefined;
   }
-  const match = RFC3339_PATTERN.exec(value);
-  if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  if (!RFC3339_PATTERN.test(value)) return undefined;
+  // The pattern fixed every digit's place: read them without capture groups.
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 7);
+  const day = digits(value, 8, 10);
+  const hour = digits(value, 11, 13);
+  const minute = digits(value, 14, 16);
+  const second = digits(value, 17, 19);
+  // Date.UTC maps years 0-99 to 1900-1999; those are before 1970 anyway.
+  if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
   const millis = Date.UTC(year, month - 1, day, hour, minute, second);
-  const check = new Date(millis);
-  if (
-    check.getUTCFullYear() !== year ||
-    check.getUTCMonth() + 1 !== month ||
-    check.getUTCDate() !== day ||
-    check.getUTCHours() !== hour ||
-    check.getUTCMinutes() !== minute ||
-    check.getUTCSeconds() !== second
-  ) {
-    return undefined;
-  }
-  const seconds = millis / 1000 - offsetSeconds(match[7] ?? 'Z');
+  const seconds = millis / 1000 - offsetSeconds(value.slice(19));
   return seconds >= 0 ? seconds : undefined;
+}
+
+/** The decimal number of `value`'s characters `from` to `to` (exclusive), all digits. */
+function digits(value: string, from: number, to: number): number {
+  let number = 0;
+  for (let index = from; index < to; index++) number = number * 10 + value.charCodeAt(index) - 48;
+  return number;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/** Days in `month` (1-12) of `year`, Gregorian. */
+function daysIn(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
 }
 
 function offsetSeconds(offset: string): number {
@@ -172,7 +196,7 @@ export function parseTags(value: string): RenderedTags | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(parsed)) return undefined;
+  // Text that starts with `[` and parses is an array.
   for (const tag of parsed as unknown[]) {
     if (!Array.isArray(tag)) return undefined;
     for (const item of tag as unknown[]) if (typeof item !== 'string') return undefined;

@@ -15,6 +15,7 @@ import {
   type RenderedSender,
 } from './fields.js';
 import { isHex64 } from '../hex.js';
+import type { LineText } from './line-text.js';
 
 /** How the event blocks of a section are laid out. */
 export type BlockLayout = 'v1' | 'v2' | 'rich';
@@ -86,8 +87,8 @@ export function readHead(lines: readonly string[], at: number, layout: BlockLayo
   return { layout, id, channel, kind, sender, createdAt, contentLine, firstContent };
 }
 
-/** The content of a block: its first line's text, then whole lines up to `end` (exclusive). */
-export function contentUpTo(lines: readonly string[], head: EventHead, end: number): string {
-  if (end <= head.contentLine + 1) return head.firstContent;
-  return head.firstContent + '\n' + lines.slice(head.contentLine + 1, end).join('\n');
+/** The content of a block: its first line's text, then whole lines up to `end` (exclusive), as one slice. */
+export function contentOf(text: LineText, head: EventHead, end: number): string {
+  const first = text.lines[head.contentLine] ?? '';
+  return text.text.slice(text.start(head.contentLine) + first.length - head.firstContent.length, text.start(end) - 1);
 }

@@ -45,3 +45,6 @@ export interface ScrapedEvent {
   /** The `Channel:` line of the block. */
   readonly channel: ChannelDisplay;
 }
+
+/** `T` without `readonly`: for building a value field by field before handing it out. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -5,8 +5,9 @@
  * that could be real makes the read fail; one that cannot (a number out of sequence) is content.
  */
 import { fieldValue, parseTags } from './fields.js';
-import { contentUpTo, readHead, type BlockLayout } from './head.js';
+import { contentOf, readHead, type BlockLayout } from './head.js';
 import { separatorNumber } from './headers.js';
+import type { LineText } from './line-text.js';
 import { fail, type Failure, type ScrapedEvent } from './outcome.js';
 
 /** Kinds that a V2 host rendered without a `Tags:` line, depending on its commit (spec §8 ex. 5). */
@@ -20,17 +21,18 @@ export interface PlainSectionRead {
 
 /**
  * Reads the blocks of a V1/V2 section that runs from `first` (the first field line, or the first
- * separator when `declared` is set) to the end of `lines`.
+ * separator when `declared` is set) to the end of the text.
  */
 export function readPlainSection(
-  lines: readonly string[],
+  text: LineText,
   first: number,
   layout: Exclude<BlockLayout, 'rich'>,
   declared: number | undefined,
 ): PlainSectionRead | Failure {
+  const lines = text.lines;
   const diagnostics: string[] = [];
   if (declared === undefined) {
-    const event = readPlainBlock(lines, first, layout, lines.length, false, diagnostics);
+    const event = readPlainBlock(text, first, layout, lines.length, false, diagnostics);
     return 'failure' in event ? event : { events: [event], diagnostics };
   }
   const tagged = layout !== 'v1';
@@ -47,7 +49,7 @@ export function readPlainSection(
     }
     const end = next[0];
     const event = readPlainBlock(
-      lines,
+      text,
       at + 1,
       layout,
       end === undefined ? lines.length : end - 1,
@@ -80,13 +82,14 @@ function separatorsByNumber(lines: readonly string[], from: number, tagged: bool
 }
 
 function readPlainBlock(
-  lines: readonly string[],
+  text: LineText,
   at: number,
   layout: Exclude<BlockLayout, 'rich'>,
   end: number,
   last: boolean,
   diagnostics: string[],
 ): ScrapedEvent | Failure {
+  const lines = text.lines;
   const head = readHead(lines, at, layout);
   if ('problem' in head) return fail('invalid', head.problem);
   let stop = end;
@@ -105,14 +108,13 @@ function readPlainBlock(
       }
     }
   }
-  const label = head.sender.label;
+  // V1/V2 render no label (parseBareSender never returns one).
   return {
     id: null,
     sender: head.sender.pubkey,
-    ...(label === undefined ? {} : { senderLabel: label }),
     kind: head.kind,
     createdAt: head.createdAt,
-    content: contentUpTo(lines, head, stop),
+    content: contentOf(text, head, stop),
     ...(tags === undefined ? {} : { tags }),
     channel: head.channel,
   };

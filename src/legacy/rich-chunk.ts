@@ -2,25 +2,92 @@
  * One event block of the eras that render `Event ID:` (V3, V4, V5): its head is fixed, its
  * content is verbatim and may imitate anything, and it ends at a `Tags:` line (plus an optional
  * `Parsed:` line) followed by the structure the section expects next. Every such line is only a
- * candidate end; the one whose reading hashes to the rendered id is the real one. Only when no
- * candidate hashes (a host quirk) and exactly one candidate exists is it taken, with a diagnostic.
+ * candidate end. The host's own end is always among them, so a block with exactly one candidate
+ * has only one reading; with more, the one whose reading hashes to the rendered id is the real
+ * one (a forged end cannot produce it without a sha256 preimage), and none hashing is ambiguous.
  */
-import { fieldValue, parseTags, type RenderedTags } from './fields.js';
-import { contentUpTo, type EventHead, readHead } from './head.js';
+import { parseTags, type RenderedTags } from './fields.js';
+import { contentOf, type EventHead, readHead } from './head.js';
 import { type HashBudget, IdChecker } from './event-id.js';
-import { fail, type Failure, type ScrapedEvent } from './outcome.js';
+import type { LineText } from './line-text.js';
+import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
 
 /** What may follow the end of a block: the next separator (with its number) or the section's end. */
 export type Continuation =
   | { readonly type: 'separator'; readonly number: number; readonly line: number }
   | { readonly type: 'end'; readonly next: number };
 
+/** A line that could end an event block: a `Tags:` line followed by structure. */
+interface Candidate {
+  readonly tagsLine: number;
+  readonly tags: RenderedTags;
+  readonly continuation: Continuation;
+}
+
+/**
+ * Every candidate end of a section, found in one pass over its text and grouped by what follows
+ * it (a separator's number, or 0 for the section's end), so each block counts its own in
+ * logarithmic time.
+ */
+export class SectionEnds {
+  private readonly byNext = new Map<number, Candidate[]>();
+
+  /**
+   * Candidates from line `from` on; `continuation(after)` says what structure (if any) starts at
+   * line `after`.
+   */
+  constructor(text: LineText, from: number, continuation: (after: number) => Continuation | undefined) {
+    const lines = text.lines;
+    for (const tagsLine of text.linesStartingWith('Tags: [', from)) {
+      const after = lines[tagsLine + 1]?.startsWith('Parsed: ') === true ? tagsLine + 2 : tagsLine + 1;
+      const next = continuation(after);
+      if (next === undefined) continue;
+      const tags = parseTags((lines[tagsLine] ?? '').slice(6));
+      if (tags === undefined) continue;
+      const key = next.type === 'end' ? 0 : next.number;
+      const list = this.byNext.get(key);
+      const candidate = { tagsLine, tags, continuation: next };
+      if (list === undefined) this.byNext.set(key, [candidate]);
+      else list.push(candidate);
+    }
+  }
+
+  /** The candidates after `line` followed by separator `nextSeparator`, or by the end when `mayEnd`, in order. */
+  after(line: number, nextSeparator: number | undefined, mayEnd: boolean): readonly Candidate[] {
+    const separated = nextSeparator === undefined ? [] : tailAfter(this.byNext.get(nextSeparator), line);
+    const ending = mayEnd ? tailAfter(this.byNext.get(0), line) : [];
+    // In line order: the id check feeds one running hash forward from candidate to candidate.
+    const merged: Candidate[] = [];
+    let e = 0;
+    for (const candidate of separated) {
+      for (let next = ending[e]; next !== undefined && next.tagsLine < candidate.tagsLine; next = ending[++e]) {
+        merged.push(next);
+      }
+      merged.push(candidate);
+    }
+    return merged.concat(ending.slice(e));
+  }
+}
+
+/** The candidates of a sorted list whose Tags line comes after `line`. */
+function tailAfter(list: readonly Candidate[] | undefined, line: number): readonly Candidate[] {
+  if (list === undefined) return [];
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((list[middle]?.tagsLine ?? 0) > line) high = middle;
+    else low = middle + 1;
+  }
+  return list.slice(low);
+}
+
 /** The structure around one block, supplied by its section. */
 export interface ChunkFrame {
-  readonly lines: readonly string[];
+  readonly text: LineText;
   readonly budget: HashBudget;
-  /** What follows a block whose last line is `after - 1`, if it is structure at all. */
-  readonly continuation: (after: number) => Continuation | undefined;
+  /** The candidate ends of the whole section. */
+  readonly ends: SectionEnds;
   /** The separator number that may follow this block, or `undefined` if none may. */
   readonly nextSeparator: number | undefined;
   /** Whether this block may be the last of its section. */
@@ -31,23 +98,24 @@ export interface ChunkFrame {
 export interface ChunkRead {
   readonly event: ScrapedEvent;
   readonly continuation: Continuation;
-  /** Set when the id could not be confirmed and the only structural reading was taken. */
-  readonly unconfirmed: boolean;
-}
-
-interface Candidate {
-  readonly tagsLine: number;
-  readonly tags: RenderedTags;
-  readonly continuation: Continuation;
 }
 
 /** Reads the rich event block whose first field line is `at`. */
 export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failure {
-  const head = readHead(frame.lines, at, 'rich');
+  const lines = frame.text.lines;
+  const head = readHead(lines, at, 'rich');
   if ('problem' in head) return fail('invalid', head.problem);
-  const lines = frame.lines;
+  let candidates = frame.ends.after(head.contentLine, frame.nextSeparator, frame.mayEnd);
+  if (candidates.length === 0) {
+    // The header may overstate the count: with no separator where the next block would start,
+    // this block is the last one. (Only then: the real end is among the candidates of a true frame.)
+    candidates = frame.ends.after(head.contentLine, undefined, true);
+  }
+  const [only] = candidates;
+  if (only === undefined) return fail('invalid', 'an event block has no Tags line where its section expects one');
+  if (candidates.length === 1) return chunkRead(frame.text, head, only);
   const checker = new IdChecker(
-    lines,
+    frame.text,
     {
       id: head.id ?? '',
       pubkey: head.sender.pubkey,
@@ -58,61 +126,32 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
     },
     frame.budget,
   );
-  let only: Candidate | undefined;
-  let count = 0;
-  for (let t = head.contentLine + 1; t < lines.length; t++) {
-    const candidate = candidateAt(frame, t);
-    if (candidate === undefined) continue;
-    count++;
-    only = candidate;
+  for (const candidate of candidates) {
+    // An end followed by a separator is real only if a readable block follows it. Skipping one
+    // that is not cannot pick a forged reading: if it was the real end, no other candidate can
+    // hash to the id, and the read fails below.
+    const continuation = candidate.continuation;
+    if (continuation.type === 'separator' && 'problem' in readHead(lines, continuation.line + 1, 'rich')) continue;
     const matches = checker.matches(candidate.tags, candidate.tagsLine);
     if (matches === undefined) {
       return fail('ambiguous', 'too many possible event boundaries to check against their event ids');
     }
-    if (matches) {
-      const content = contentUpTo(lines, head, candidate.tagsLine);
-      return {
-        event: toEvent(head, content, candidate.tags),
-        continuation: candidate.continuation,
-        unconfirmed: false,
-      };
-    }
+    if (matches) return chunkRead(frame.text, head, candidate);
   }
-  if (count !== 1 || only === undefined) {
-    return count === 0
-      ? fail('invalid', 'an event block has no Tags line where its section expects one')
-      : fail('ambiguous', 'an event block has several possible ends and none matches its event id');
-  }
-  return {
-    event: toEvent(head, contentUpTo(lines, head, only.tagsLine), only.tags),
-    continuation: only.continuation,
-    unconfirmed: true,
-  };
+  return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
 }
 
-function candidateAt(frame: ChunkFrame, t: number): Candidate | undefined {
-  const tagsText = fieldValue(frame.lines[t], 'Tags: ');
-  if (!tagsText?.startsWith('[')) return undefined;
-  const after = frame.lines[t + 1]?.startsWith('Parsed: ') === true ? t + 2 : t + 1;
-  const continuation = frame.continuation(after);
-  if (continuation === undefined) return undefined;
-  if (continuation.type === 'separator' ? continuation.number !== frame.nextSeparator : !frame.mayEnd) {
-    return undefined;
-  }
-  const tags = parseTags(tagsText);
-  return tags === undefined ? undefined : { tagsLine: t, tags, continuation };
-}
-
-function toEvent(head: EventHead, content: string, tags: RenderedTags): ScrapedEvent {
-  const label = head.sender.label;
-  return {
+function chunkRead(text: LineText, head: EventHead, end: Candidate): ChunkRead {
+  const event: Mutable<ScrapedEvent> = {
     id: head.id,
     sender: head.sender.pubkey,
-    ...(label === undefined ? {} : { senderLabel: label }),
     kind: head.kind,
     createdAt: head.createdAt,
-    content,
-    tags,
+    content: contentOf(text, head, end.tagsLine),
+    tags: end.tags,
     channel: head.channel,
   };
+  // Assigned rather than spread in: this runs once per event of every prompt.
+  if (head.sender.label !== undefined) event.senderLabel = head.sender.label;
+  return { event, continuation: end.continuation };
 }

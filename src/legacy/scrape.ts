@@ -17,6 +17,7 @@ import { type ContextRead, isContextStart, readContext } from './context-block.j
 import { HashBudget } from './event-id.js';
 import { sectionHeader } from './headers.js';
 import { type Failure, isFailure } from './outcome.js';
+import { LineText } from './line-text.js';
 import { readSequence, type SectionRead } from './sections.js';
 
 /** Options of {@link scrapePromptText}. */
@@ -74,23 +75,26 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
   }
   // Each real boundary is hashed about once; forged ones may cost a few times more, then reading stops.
   const budget = new HashBudget(4 * found.length + 1_048_576);
-  const split = found.blocks.map((block) => ({ index: block.index, lines: block.text.split('\n') }));
+  const split = found.blocks.map((block) => ({ index: block.index, text: new LineText(block.text) }));
   const diagnostics: string[] = [];
-  const perBlock = split.filter((block) => sectionHeader(block.lines[0] ?? '') !== undefined);
+  const perBlock = split.filter((block) => sectionHeader(block.text.lines[0] ?? '') !== undefined);
   let sections: SectionRead[];
   let context: ContextRead | undefined;
   if (perBlock.length > 0) {
     sections = [];
     for (const block of perBlock) {
-      const read = readSequence(block.lines, 0, budget);
+      const read = readSequence(block.text, 0, budget);
       if (isFailure(read)) throw toError(read, `/prompt/${block.index}/text`);
       sections.push(...read.sections);
     }
-    const contextBlock = split.find((block) => isContextStart(block.lines[0]));
-    context = contextBlock === undefined ? undefined : readContext(contextBlock.lines, 0, contextBlock.lines.length);
+    const contextBlock = split.find((block) => isContextStart(block.text.lines[0]));
+    const contextLines = contextBlock?.text.lines;
+    context = contextLines === undefined ? undefined : readContext(contextLines, 0, contextLines.length);
   } else {
-    const lines = split.flatMap((block, position) => (position === 0 ? block.lines : ['', ...block.lines]));
-    const chosen = chooseInOneString(lines, budget);
+    // One string (Sprout eras, early Buzz): several blocks read as if the host had joined them with a blank line.
+    const text = new LineText(found.blocks.map((block) => block.text).join('\n\n'));
+    const lines = text.lines;
+    const chosen = chooseInOneString(text, budget);
     sections = chosen.sections;
     const contextLine = lines.findIndex(
       (line, index) => isContextStart(line) && (index === 0 || lines[index - 1] === ''),
@@ -108,7 +112,8 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
  * reading is taken when exactly one candidate, not itself a header inside another candidate's
  * sequence, reads through to the end; a quoted block that also reads makes it ambiguous.
  */
-function chooseInOneString(lines: readonly string[], budget: HashBudget): { sections: SectionRead[]; start: number } {
+function chooseInOneString(text: LineText, budget: HashBudget): { sections: SectionRead[]; start: number } {
+  const lines = text.lines;
   const candidates: number[] = [];
   for (let index = 0; index < lines.length; index++) {
     if ((index === 0 || lines[index - 1] === '') && sectionHeader(lines[index] ?? '') !== undefined) {
@@ -132,7 +137,7 @@ function chooseInOneString(lines: readonly string[], budget: HashBudget): { sect
   const readings: { start: number; sections: SectionRead[] }[] = [];
   let firstFailure: Failure | undefined;
   for (const start of candidates) {
-    const read = readSequence(lines, start, budget);
+    const read = readSequence(text, start, budget);
     if (isFailure(read)) firstFailure ??= read;
     else readings.push({ start, sections: [...read.sections] });
   }

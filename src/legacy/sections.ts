@@ -10,7 +10,8 @@ import { type HashBudget } from './event-id.js';
 import { sproutLayout } from './head.js';
 import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
 import { readPlainSection } from './plain-chunk.js';
-import { type Continuation, readRichChunk } from './rich-chunk.js';
+import type { LineText } from './line-text.js';
+import { type Continuation, readRichChunk, SectionEnds } from './rich-chunk.js';
 
 /** One section read whole. */
 export interface SectionRead {
@@ -29,8 +30,9 @@ export interface SequenceRead {
 /** At most this many sections in one sequence (prior, marker, new, and a spare). */
 const MAX_SECTIONS = 4;
 
-/** Reads the sequence of sections starting at `start`, which must run to the end of `lines`. */
-export function readSequence(lines: readonly string[], start: number, budget: HashBudget): SequenceRead | Failure {
+/** Reads the sequence of sections starting at line `start`, which must run to the end of `text`. */
+export function readSequence(text: LineText, start: number, budget: HashBudget): SequenceRead | Failure {
+  const lines = text.lines;
   const sections: SectionRead[] = [];
   let at = start;
   for (;;) {
@@ -39,7 +41,7 @@ export function readSequence(lines: readonly string[], start: number, budget: Ha
       return fail('invalid', 'text after a Buzz section is neither a section nor a closing note');
     }
     if (sections.length === MAX_SECTIONS) return fail('invalid', 'too many Buzz sections in one prompt');
-    const read = readSection(lines, at, header, budget);
+    const read = readSection(text, at, header, budget);
     if (isFailure(read)) return read;
     sections.push(read.section);
     at = read.next;
@@ -55,11 +57,12 @@ interface SectionStep {
 }
 
 function readSection(
-  lines: readonly string[],
+  text: LineText,
   headerLine: number,
   header: SectionHeader,
   budget: HashBudget,
 ): SectionStep | Failure {
+  const lines = text.lines;
   let first = headerLine + 1;
   if (header.form === 'chunks') {
     if (header.close !== undefined && lines[first] === '' && lines[first + 1] === header.close) first++;
@@ -77,31 +80,31 @@ function readSection(
         ? sproutLayout(lines[first + (header.form === 'chunks' ? 1 : 0)])
         : 'rich';
   if (layout !== 'rich') {
-    const plain = readPlainSection(lines, first, layout, header.form === 'chunks' ? (header.declared ?? 1) : undefined);
+    const plain = readPlainSection(text, first, layout, header.form === 'chunks' ? (header.declared ?? 1) : undefined);
     if (isFailure(plain)) return plain;
     return {
       section: { header, headerLine, events: plain.events, diagnostics: plain.diagnostics },
       next: lines.length,
     };
   }
-  return readRichSection(lines, headerLine, first, header, budget);
+  return readRichSection(text, headerLine, first, header, budget);
 }
 
 function readRichSection(
-  lines: readonly string[],
+  text: LineText,
   headerLine: number,
   first: number,
   header: SectionHeader,
   budget: HashBudget,
 ): SectionStep | Failure {
-  const continuation = continuationOf(lines, header);
+  const lines = text.lines;
+  const ends = new SectionEnds(text, first, continuationOf(lines, header));
   const diagnostics: string[] = [];
   const events: ScrapedEvent[] = [];
   if (header.form === 'single') {
-    const read = readRichChunk({ lines, budget, continuation, nextSeparator: undefined, mayEnd: true }, first);
+    const read = readRichChunk({ text, budget, ends, nextSeparator: undefined, mayEnd: true }, first);
     if (isFailure(read)) return read;
-    if (read.unconfirmed) diagnostics.push(unconfirmed(1));
-    return { section: { header, headerLine, events: [read.event], diagnostics }, next: endOf(read.continuation) };
+    return { section: { header, headerLine, events: [read.event], diagnostics: [] }, next: endOf(read.continuation) };
   }
   if (separatorNumber(lines[first] ?? '', true) !== 1) {
     return fail('invalid', 'a batch does not start with its first event separator');
@@ -110,14 +113,10 @@ function readRichSection(
   let at = first;
   for (let number = 1; ; number++) {
     const mayEnd = declared === undefined || number >= declared;
-    let read = readRichChunk({ lines, budget, continuation, nextSeparator: number + 1, mayEnd }, at + 1);
-    if (isFailure(read) && !mayEnd) {
-      // The header may overstate the count: read this block as the last one, and say so.
-      read = readRichChunk({ lines, budget, continuation, nextSeparator: undefined, mayEnd: true }, at + 1);
-    }
+    // A block that ends the section before the declared count is reported below.
+    const read = readRichChunk({ text, budget, ends, nextSeparator: number + 1, mayEnd }, at + 1);
     if (isFailure(read)) return read;
     events.push(read.event);
-    if (read.unconfirmed) diagnostics.push(unconfirmed(number));
     if (read.continuation.type === 'end') {
       if (declared !== undefined && declared !== number) {
         diagnostics.push(`a section header declares ${declared} events; ${number} were found`);
@@ -126,10 +125,6 @@ function readRichSection(
     }
     at = read.continuation.line;
   }
-}
-
-function unconfirmed(number: number): string {
-  return `event ${number} of a section does not hash to its Event ID; read by structure alone`;
 }
 
 function endOf(continuation: Continuation): number {
