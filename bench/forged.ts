@@ -29,6 +29,20 @@ const SHAPES: Readonly<Record<string, Shape>> = {
       content: String(i % 10).repeat(524_288),
     }));
   },
+  // The same text in tag values instead (five 104 857-unit tags per event): tags are escaped and
+  // hashed for the envelope and again for each event id; only content's escaped text is reused.
+  'tag-heavy events': (envelope, bytes) => {
+    const events = envelope.events as Record<string, unknown>[];
+    const template = events[0] ?? {};
+    const count = Math.max(1, Math.round(bytes / 524_288));
+    envelope.events = Array.from({ length: count }, (_, i) => ({
+      ...template,
+      tags: [
+        ...(template.tags as string[][]),
+        ...Array.from({ length: 5 }, () => ['t', String(i % 10).repeat(104_857)]),
+      ],
+    }));
+  },
   // Extra keys on a member, in random order: sorting and canonicalizing keys is the costly part.
   'extra member keys': (envelope, bytes) => {
     const members = (envelope.channel as { members: Record<string, unknown>[] }).members;
