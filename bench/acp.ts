@@ -8,6 +8,7 @@
  * 2. `buzz-meta inspect --json` on a 10 000-prompt NDJSON capture (no key, so no signature is
  *    verified): whole process wall time (`node dist/cli/bin.js`, output to a pipe), and the command
  *    in process (`main()` with a discarding output), as prompts per second. Target ≥ 20 000/s.
+ * Both also report CPU time (user + system), which a loaded, shared machine inflates less than wall time.
  * Nothing is asserted; the verdict lines say PASS or FAIL.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -21,21 +22,35 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const IMPORT_TARGET_MS = 15;
 const INSPECT_TARGET = 20_000;
 
+const ms = (value: number): string => `${value.toFixed(1).padStart(7)} ms`;
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-/** Milliseconds one fresh process spends importing `specifiers`, in order. */
-function importMs(specifiers: readonly string[]): number {
+/**
+ * Milliseconds one fresh process spends importing `specifiers`, in order: wall time (the goal's
+ * measure) and CPU time of the process (user + system, all threads), which a loaded machine
+ * inflates less.
+ */
+function importMs(specifiers: readonly string[]): { wall: number; cpu: number } {
   const script =
-    'const t0 = performance.now();' +
+    'const c0 = process.cpuUsage(); const t0 = performance.now();' +
     specifiers.map((s) => `await import(${JSON.stringify(s)});`).join('') +
-    'process.stdout.write(String(performance.now() - t0));';
+    'const wall = performance.now() - t0; const c = process.cpuUsage(c0);' +
+    'process.stdout.write(JSON.stringify({ wall, cpu: (c.user + c.system) / 1000 }));';
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
-  return Number(out);
+  return JSON.parse(out) as { wall: number; cpu: number };
 }
+
+/** Prints the CPU time (user + system) of the process when it exits, on stderr (`--import` it). */
+const REPORT_CPU =
+  'data:text/javascript,' +
+  encodeURIComponent(
+    'process.on("exit", () => { const c = process.cpuUsage(); process.stderr.write(`\\ncpu-ms ${(c.user + c.system) / 1000}\\n`); });',
+  );
 
 /** A capture of `count` prompts: half signed v1 envelopes (1 event), half drafts (4 events), with their responses. */
 export function capture(count: number): string {
@@ -92,8 +107,8 @@ export async function runAcpBench(): Promise<void> {
   const sdk = '@agentclientprotocol/sdk';
   const all = [sdk, './dist/index.js', './dist/acp/index.js'];
   importMs(all); // warm the file system cache once
-  const alone: number[] = [];
-  const withUs: number[] = [];
+  const alone: { wall: number; cpu: number }[] = [];
+  const withUs: { wall: number; cpu: number }[] = [];
   for (let i = 0; i < rounds; i++) {
     // Alternate the order so drift in machine load hits both sides alike.
     if (i % 2 === 0) {
@@ -104,11 +119,16 @@ export async function runAcpBench(): Promise<void> {
       alone.push(importMs([sdk]));
     }
   }
-  const delta = median(withUs) - median(alone);
-  console.log(`cold import, ${String(rounds)} fresh processes each (median, node start-up excluded):`);
-  console.log(`  @agentclientprotocol/sdk alone                     ${median(alone).toFixed(1)} ms`);
-  console.log(`  SDK + buzz-meta + buzz-meta/acp                    ${median(withUs).toFixed(1)} ms`);
-  console.log(`  buzz-meta + buzz-meta/acp add (median vs median)   ${delta.toFixed(1)} ms`);
+  const wall = (runs: typeof alone) => median(runs.map((run) => run.wall));
+  const cpu = (runs: typeof alone) => median(runs.map((run) => run.cpu));
+  const delta = wall(withUs) - wall(alone);
+  const cpuDelta = cpu(withUs) - cpu(alone);
+  console.log(
+    `cold import, ${String(rounds)} fresh processes each (median, node start-up excluded):     wall      cpu`,
+  );
+  console.log(`  @agentclientprotocol/sdk alone                     ${ms(wall(alone))} ${ms(cpu(alone))}`);
+  console.log(`  SDK + buzz-meta + buzz-meta/acp                    ${ms(wall(withUs))} ${ms(cpu(withUs))}`);
+  console.log(`  buzz-meta + buzz-meta/acp add (median vs median)   ${ms(delta)} ${ms(cpuDelta)}`);
 
   const count = Number(process.env.BENCH_INSPECT_PROMPTS ?? 10_000);
   const dir = mkdtempSync(path.join(tmpdir(), 'buzz-meta-bench-'));
@@ -117,14 +137,17 @@ export async function runAcpBench(): Promise<void> {
     const text = capture(count);
     writeFileSync(file, text);
     const runs: number[] = [];
+    const cpuRuns: number[] = [];
     for (let i = 0; i < 5; i++) {
       const started = performance.now();
-      const run = spawnSync(process.execPath, ['dist/cli/bin.js', 'inspect', '--json', file], {
+      const run = spawnSync(process.execPath, ['--import', REPORT_CPU, 'dist/cli/bin.js', 'inspect', '--json', file], {
         cwd: root,
         maxBuffer: 1 << 30,
+        encoding: 'utf8',
       });
       runs.push(performance.now() - started);
       if (run.status !== 0) throw new Error(`inspect exited ${String(run.status)}`);
+      cpuRuns.push(Number(/cpu-ms (\S+)/.exec(run.stderr)?.[1]));
     }
     // dist/ bundles the command into dist/cli/bin.js, which runs on import: time the same code from src.
     const { main } = await import('../src/cli/main.js');
@@ -143,6 +166,9 @@ export async function runAcpBench(): Promise<void> {
     );
     console.log(
       `  whole process (node dist/cli/bin.js), median of 5  ${median(runs).toFixed(0)} ms  ${Math.round(wallRate).toLocaleString('en-US')} prompts/s`,
+    );
+    console.log(
+      `  whole process, CPU time (user + system)            ${median(cpuRuns).toFixed(0)} ms  ${Math.round(count / (median(cpuRuns) / 1000)).toLocaleString('en-US')} prompts/CPU-s`,
     );
     console.log(
       `  in process (main), median of 5                     ${median(inProcess).toFixed(0)} ms  ${Math.round(inRate).toLocaleString('en-US')} prompts/s`,

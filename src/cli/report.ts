@@ -87,15 +87,16 @@ function isoTime(seconds: number): string {
 
 /** The report of one prompt from its read result. */
 export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptReport {
-  const where = { line: found.line, requestId: found.requestId };
+  const { line, requestId } = found;
   if (!read.ok) {
     const { code, path, issues } = read.error;
     // The deciding finding's own sentence: `error.message` repeats the path in front of it.
-    return { ...where, ok: false, error: { code, path, message: issues[0]?.message ?? read.error.message } };
+    return { line, requestId, ok: false, error: { code, path, message: issues[0]?.message ?? read.error.message } };
   }
   const ctx = read.context;
   return {
-    ...where,
+    line,
+    requestId,
     ok: true,
     source: ctx.source,
     trust: ctx.trust,

@@ -88,8 +88,8 @@ function toBuzzEvent(event: ScrapedEvent): BuzzEvent {
     createdAt: event.createdAt,
     content: event.content,
   };
-  // Assigned rather than spread in (once per event of every prompt). Tags are copied: events with
-  // the same tags were parsed once and share their arrays.
+  // Assigned rather than spread in (once per event of every prompt). Tags are copied, so no two
+  // contexts share an array.
   if (event.tags !== undefined) copy.tags = event.tags.map((tag) => tag.slice());
   if (event.senderLabel !== undefined) copy.senderLabel = event.senderLabel;
   return copy;

@@ -43,16 +43,17 @@ export interface HashedHead {
   readonly contentLine: number;
 }
 
-/** What JSON.stringify escapes besides `\n`: `"`, `\\`, the other control characters. */
+/**
+ * What JSON.stringify escapes besides `\n`: `"`, `\\`, the other control characters, and lone
+ * surrogates (this non-unicode pattern matches paired ones too, which only costs the slow path).
+ */
 // eslint-disable-next-line no-control-regex -- these control characters are exactly what JSON escapes
-const ESCAPED_OTHER = /["\\\u0000-\u0009\u000b-\u001f]/;
-/** Any UTF-16 surrogate: JSON.stringify escapes the lone ones (a unicode-mode pattern is much slower to scan). */
-const SURROGATE = /[\ud800-\udfff]/;
+const ESCAPED_OTHER = /["\\\u0000-\u0009\u000b-\u001f\ud800-\udfff]/;
 
 /** A JSON string literal's inside: how JSON.stringify escapes each character of `text`. */
 function escaped(text: string): string {
   // Most messages hold nothing to escape but newlines, and replacing those is cheaper than stringify.
-  if (ESCAPED_OTHER.test(text) || SURROGATE.test(text)) return JSON.stringify(text).slice(1, -1);
+  if (ESCAPED_OTHER.test(text)) return JSON.stringify(text).slice(1, -1);
   return text.replaceAll('\n', '\\n');
 }
 

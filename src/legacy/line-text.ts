@@ -8,32 +8,25 @@
 export class LineText {
   /** The lines, without their `\n`. */
   readonly lines: readonly string[];
-  /** Offset of each line's first character, plus one past the end (computed on first use). */
-  private starts: Int32Array | undefined;
+  /** Offset of each line's first character, plus one past the end (a string is shorter than 2^31). */
+  private readonly starts: Int32Array;
 
   /** Splits `text` into lines. */
   constructor(readonly text: string) {
-    this.lines = text.split('\n');
+    const lines = text.split('\n');
+    const starts = new Int32Array(lines.length + 1);
+    let index = 0;
+    for (const line of lines) {
+      starts[index + 1] = (starts[index] ?? 0) + line.length + 1;
+      index++;
+    }
+    this.lines = lines;
+    this.starts = starts;
   }
 
   /** Offset of line `index`'s first character (`index` may be the line count: one past the end). */
   start(index: number): number {
-    return this.startsOfLines()[index] ?? Number.NaN;
-  }
-
-  private startsOfLines(): Int32Array {
-    if (this.starts === undefined) {
-      const lines = this.lines;
-      // A string is shorter than 2^31 characters, so every offset fits.
-      const starts = new Int32Array(lines.length + 1);
-      let offset = 0;
-      for (let index = 0; index < lines.length; index++) {
-        offset += (lines[index] ?? '').length + 1;
-        starts[index + 1] = offset;
-      }
-      this.starts = starts;
-    }
-    return this.starts;
+    return this.starts[index] ?? Number.NaN;
   }
 
   /** Lines `from` (inclusive) to `to` (exclusive, `to > from`) as the text has them: joined with `\n`. */
@@ -44,7 +37,7 @@ export class LineText {
   /** The indexes of the lines at or after `from` that start with `prefix`, in order. */
   linesStartingWith(prefix: string, from: number): number[] {
     const found: number[] = [];
-    const starts = this.startsOfLines();
+    const starts = this.starts;
     const needle = '\n' + prefix;
     if (this.lines[from]?.startsWith(prefix) === true) found.push(from);
     let line = from;

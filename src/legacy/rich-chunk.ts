@@ -38,15 +38,11 @@ export class SectionEnds {
    */
   constructor(text: LineText, from: number, continuation: (after: number) => Continuation | undefined) {
     const lines = text.lines;
-    // Forged ends tend to repeat one Tags value: parse each distinct value once.
-    const parsed = new Map<string, RenderedTags | undefined>();
     for (const tagsLine of text.linesStartingWith('Tags: [', from)) {
       const after = lines[tagsLine + 1]?.startsWith('Parsed: ') === true ? tagsLine + 2 : tagsLine + 1;
       const next = continuation(after);
       if (next === undefined) continue;
-      const value = (lines[tagsLine] ?? '').slice(6);
-      if (!parsed.has(value)) parsed.set(value, parseTags(value));
-      const tags = parsed.get(value);
+      const tags = parseTags((lines[tagsLine] ?? '').slice(6));
       if (tags === undefined) continue;
       const key = next.type === 'end' ? 0 : next.number;
       const list = this.byNext.get(key);
@@ -60,8 +56,7 @@ export class SectionEnds {
   after(line: number, nextSeparator: number | undefined, mayEnd: boolean): readonly Candidate[] {
     const separated = nextSeparator === undefined ? [] : tailAfter(this.byNext.get(nextSeparator), line);
     const ending = mayEnd ? tailAfter(this.byNext.get(0), line) : [];
-    if (ending.length === 0) return separated;
-    if (separated.length === 0) return ending;
+    // In line order: the id check feeds one running hash forward from candidate to candidate.
     const merged: Candidate[] = [];
     let e = 0;
     for (const candidate of separated) {
@@ -111,7 +106,7 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   const head = readHead(lines, at, 'rich');
   if ('problem' in head) return fail('invalid', head.problem);
   let candidates = frame.ends.after(head.contentLine, frame.nextSeparator, frame.mayEnd);
-  if (candidates.length === 0 && !frame.mayEnd) {
+  if (candidates.length === 0) {
     // The header may overstate the count: with no separator where the next block would start,
     // this block is the last one. (Only then: the real end is among the candidates of a true frame.)
     candidates = frame.ends.after(head.contentLine, undefined, true);

@@ -144,6 +144,14 @@ describe('sections and sequences', () => {
       'invalid_prompt_text /prompt/0/text: an event block has no valid Event ID line',
     );
   });
+  test('a block that is only a section header', () => {
+    expect(outcome(['[Buzz event: @mention]'])).toBe(
+      'invalid_prompt_text /prompt/0/text: an event block has no valid Event ID line',
+    );
+    expect(outcome([`[Buzz events ${EM} 2 events]`])).toBe(
+      'invalid_prompt_text /prompt/0/text: a batch header is not followed by a blank line',
+    );
+  });
   test('an event block without any Tags line', () => {
     const text = eventSection('v4', [chat(ALICE, 'a')], ENGINEERING).replace(/\nTags: .*/su, '');
     expect(outcome([text])).toBe(
