@@ -152,6 +152,16 @@ describe('sections and sequences', () => {
       'invalid_prompt_text /prompt/0/text: a batch header is not followed by a blank line',
     );
   });
+  test('a bracket block with a trailing newline after its last event', () => {
+    const event = chat(ALICE, 'a');
+    const read = scrapePromptText(prompt(`${eventSection('v4', [event], ENGINEERING)}\n`));
+    expect(read.ok && read.context.events.map((e) => [e.id, e.content])).toEqual([[eventId(event), 'a']]);
+  });
+  test('two blank lines after the last event are not what a host renders', () => {
+    expect(outcome([`${eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)}\n\n`])).toBe(
+      'invalid_prompt_text /prompt/0/text: an event block has no Tags line where its section expects one',
+    );
+  });
   test('an event block without any Tags line', () => {
     const text = eventSection('v4', [chat(ALICE, 'a')], ENGINEERING).replace(/\nTags: .*/su, '');
     expect(outcome([text])).toBe(
@@ -241,6 +251,51 @@ describe('assembling the context', () => {
     const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT, replyTo: target(eventId(event)) });
     const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
     expect(read.ok && read.context.diagnostics).toEqual(diagnostics);
+  });
+  test.each([
+    ['a root marker only', [['e', ROOT, '', 'root']], { rootEventId: ROOT, parentEventId: null }],
+    ['no e tag', [['p', SCOUT]], { rootEventId: 'self', parentEventId: null }],
+    [
+      'root and reply markers',
+      [
+        ['e', ROOT, '', 'root'],
+        ['e', 'd'.repeat(64), '', 'reply'],
+      ],
+      { rootEventId: ROOT, parentEventId: 'd'.repeat(64) },
+    ],
+  ])('thread of the last event from its tags: %s', (_, tags, anchors) => {
+    const event = chat(ALICE, 'a', { tags });
+    const read = scrapePromptText(prompt(eventSection('v4', [event], ENGINEERING)));
+    const id = eventId(event);
+    expect(read.ok && read.context.reply).toEqual({
+      rootEventId: anchors.rootEventId === 'self' ? id : anchors.rootEventId,
+      parentEventId: anchors.parentEventId,
+      replyToEventId: id,
+    });
+  });
+  test('a Thread root line without a Parent line: the root is the parent', () => {
+    const event = chat(ALICE, 'a', { tags: [['e', 'd'.repeat(64), '', 'reply']] });
+    const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT });
+    const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && read.context.reply).toEqual({
+      rootEventId: ROOT,
+      parentEventId: ROOT,
+      replyToEventId: eventId(event),
+    });
+  });
+  test.each([
+    ['a context with the name', true, ENGINEERING, 'engineering'],
+    ['no context: the name of the events', false, ENGINEERING, 'engineering'],
+    ['a context with a bare UUID: the name of the events', true, { id: ENGINEERING.id }, 'engineering'],
+  ])('channel name from %s', (_, withContext, contextChannel, name) => {
+    const texts = [eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)];
+    if (withContext) texts.unshift(contextSection('v4', 'channel', contextChannel));
+    const read = scrapePromptText(prompt(...texts));
+    expect(read.ok && read.context.channelName).toBe(name);
+  });
+  test('no name anywhere: no channelName key', () => {
+    const read = scrapePromptText(prompt(eventSection('v4', [chat(ALICE, 'a')], { id: ENGINEERING.id })));
+    expect(read.ok && Object.hasOwn(read.context, 'channelName')).toBe(false);
   });
   test('V1 events have no ids, so no reply anchors', () => {
     const read = scrapePromptText(prompt(eventSection('v1', [chat(ALICE, 'a')], { id: ENGINEERING.id })));
