@@ -384,6 +384,35 @@ describe('Sprout V1/V2 sections', () => {
     const text = eventSection('v1', events, { id: ENGINEERING.id }).replace(/Time: [^\n]*01\+00:00/u, 'Time: later');
     expect(outcome([text])).toBe('invalid_prompt_text /prompt/0/text: an event block has no valid Time line');
   });
+  test('V1: a separator not after a blank line is content', () => {
+    const events = [chat(ALICE, 'a\n--- Event 2 ---\nb'), chat(BOB, 'c')];
+    const read = scrapePromptText(prompt(eventSection('v1', events, { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a\n--- Event 2 ---\nb', 'c']);
+  });
+  test('V1: a separator of a later event quoted in an earlier one, before the real one, is content', () => {
+    const events = [chat(ALICE, 'a\n\n--- Event 3 ---\nx'), chat(BOB, 'b'), chat(ALICE, 'c')];
+    const read = scrapePromptText(prompt(eventSection('v1', events, { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a\n\n--- Event 3 ---\nx', 'b', 'c']);
+  });
+  test('V1: content ending in a newline keeps it, in every block', () => {
+    const events = [chat(ALICE, 'a\n'), chat(BOB, 'b\n')];
+    const read = scrapePromptText(prompt(eventSection('v1', events, { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a\n', 'b\n']);
+  });
+  test('V2: a Sprout header alone', () => {
+    expect(outcome(['[Sprout event: x]'])).toBe(
+      'invalid_prompt_text /prompt/0/text: an event block has no valid Channel line',
+    );
+  });
+  test('V2: a Tags line that is not JSON of string arrays stays content', () => {
+    const event = chat(ALICE, 'hello', { kind: 40_001 });
+    const text = `[Sprout event: x]\n${v2Block(event, { id: ENGINEERING.id })}\nTags: [1]`;
+    const read = scrapePromptText(prompt(text));
+    expect(read.ok && [read.context.events[0]?.content, read.context.events[0]?.tags]).toEqual([
+      'hello\nTags: [1]',
+      undefined,
+    ]);
+  });
   test('V1 single: content to the end of the text', () => {
     const read = scrapePromptText(prompt(eventSection('v1', [chat(ALICE, 'a\n\nb')], { id: ENGINEERING.id })));
     expect(read.ok && read.context.events.map((e) => [e.content, e.kind, e.tags])).toEqual([
