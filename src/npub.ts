@@ -4,7 +4,7 @@
  * any length), hex must be exactly 64 digits (nip19 encodes 62 or 66), and the input is bounded
  * to an npub's real length (nip19 accepts up to 5000 characters).
  */
-import { decode, npubEncode } from 'nostr-tools/nip19';
+import { nip19 } from './deferred.js';
 import { BuzzMetaError } from './errors.js';
 import { isHex64 } from './hex.js';
 
@@ -29,7 +29,7 @@ export function toNpub(hex: string): `npub1${string}` {
   if (!isHex64(hex)) {
     throw BuzzMetaError.of('invalid_pubkey', '', 'a pubkey must be 64 lowercase hex digits');
   }
-  return npubEncode(hex);
+  return nip19().npubEncode(hex);
 }
 
 /**
@@ -105,9 +105,9 @@ function decodeNpub(text: string): string {
       `an npub is ${String(NPUB_LENGTH)} characters; this input is far longer`,
     );
   }
-  let decoded: ReturnType<typeof decode>;
+  let decoded: ReturnType<ReturnType<typeof nip19>['decode']>;
   try {
-    decoded = decode(text);
+    decoded = nip19().decode(text);
   } catch {
     throw BuzzMetaError.of('invalid_npub', '', 'not a valid npub (bad characters, mixed case or checksum)');
   }

@@ -3,7 +3,7 @@
  * web-stream types do not line up under every tsconfig: these helpers take Node streams and
  * return the SDK's `Stream`.
  */
-import { Readable, Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import {
   type AgentApp,
   type AgentConnection,
@@ -22,7 +22,9 @@ export interface ChildPipes {
 
 /** An ACP `Stream` that writes `output` and reads `input` as newline-delimited JSON-RPC. */
 export function nodeStream(output: Writable, input: Readable, options?: NdJsonStreamOptions): Stream {
-  return ndJsonStream(Writable.toWeb(output), Readable.toWeb(input), options);
+  // Loaded here rather than imported: node:stream cost about 7 ms of a cold import the SDK does not pay.
+  const streams = process.getBuiltinModule('node:stream');
+  return ndJsonStream(streams.Writable.toWeb(output), streams.Readable.toWeb(input), options);
 }
 
 /**

@@ -2,8 +2,8 @@
  * `createDeduper`: claim → commit/release over a {@link DedupStore}. At-least-once delivery in,
  * effectively-once handling out. The lease/TTL model and failure policy: docs/dedup.md.
  */
-import { randomUUID } from 'node:crypto';
 import type { BuzzContext, BuzzEvent } from '../context.js';
+import { nodeCrypto } from '../deferred.js';
 import { BuzzMetaError } from '../errors.js';
 import { dedupKeyOf } from './event-key.js';
 import { createMemoryStore } from './memory-store.js';
@@ -113,7 +113,7 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
   const policy = policyOf(options.onStoreError);
   const onError = options.onError;
   // Tokens: unique per deduper (random) and per claim (counter), cheap to make.
-  const tokenPrefix = `t${randomUUID()}:`;
+  const tokenPrefix = `t${nodeCrypto().randomUUID()}:`;
   let counter = 0;
 
   function report(error: BuzzMetaError): void {

@@ -3,9 +3,9 @@
  * scraped context carrying the same id dedup against each other. Events without an id (the oldest
  * prompt-text eras) are keyed by a hash of what identifies them on screen.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { BuzzEvent } from '../context.js';
+import { sha2 } from '../deferred.js';
 
 /** Prefix of hashed keys; `:` never occurs in a 64-hex event id, so the two kinds never collide. */
 export const HASHED_KEY_PREFIX = 'h:';
@@ -24,5 +24,5 @@ export const HASHED_KEY_PREFIX = 'h:';
 export function dedupKeyOf(channelId: string, event: BuzzEvent): string {
   if (event.id !== null) return event.id;
   const text = `${channelId}\n${event.sender}\n${String(event.createdAt)}\n${event.content ?? ''}`;
-  return HASHED_KEY_PREFIX + bytesToHex(sha256(utf8ToBytes(text)));
+  return HASHED_KEY_PREFIX + bytesToHex(sha2().sha256(utf8ToBytes(text)));
 }

@@ -5,9 +5,8 @@
  * Event checks do not call nostr-tools' `verifyEvent`: it caches its verdict on the event object
  * under a symbol, so an object that verified once and was then changed would still pass.
  */
-import { createHash } from 'node:crypto';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { secp256k1 } from '../deferred.js';
+import { nodeCrypto, secp256k1 } from '../deferred.js';
 import type { Pieces } from './canonical-json.js';
 
 /**
@@ -24,7 +23,7 @@ const BATCH_UNITS = 64 * 1024;
  * so no batch boundary can split a surrogate pair.
  */
 export function sha256OfPieces(pieces: Pieces, prefix: Uint8Array = NO_BYTES): Uint8Array {
-  const hash = createHash('sha256').update(prefix);
+  const hash = nodeCrypto().createHash('sha256').update(prefix);
   let batch: string[] = [];
   let batched = 0;
   const flush = (): void => {

@@ -10,7 +10,8 @@
  * a {@link HashBudget}, so input full of forged boundaries costs a bounded multiple of its size
  * and then fails, instead of hashing every prefix.
  */
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { nodeCrypto } from '../deferred.js';
 import type { RenderedTags } from './fields.js';
 import type { LineText } from './line-text.js';
 
@@ -79,7 +80,7 @@ export class IdChecker {
       const head = this.head;
       const prefix = `[0,${JSON.stringify(head.pubkey)},${head.createdAt},${head.kind},${tagsJson},"${escaped(head.firstContent)}`;
       if (!this.budget.take(prefix.length)) return undefined;
-      stream = { hash: createHash('sha256').update(prefix, 'utf8'), fed: head.contentLine + 1 };
+      stream = { hash: nodeCrypto().createHash('sha256').update(prefix, 'utf8'), fed: head.contentLine + 1 };
       this.streams.set(tagsJson, stream);
     }
     if (stream.fed < tagsLine) {
