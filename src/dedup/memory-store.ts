@@ -62,25 +62,20 @@ type Entry = Lease | number;
  * walks every deleted slot until V8 rehashes.)
  */
 class Ring<T> {
-  private items: (T | undefined)[];
-  private mask: number;
+  private items: (T | undefined)[] = [];
+  private mask = FIRST_CAPACITY - 1;
   private head = 0;
   length = 0;
 
-  constructor(capacity = FIRST_CAPACITY) {
-    this.items = new Array<T | undefined>(capacity).fill(undefined);
-    this.mask = capacity - 1;
-  }
-
   push(item: T): void {
-    if (this.length > this.mask) this.moveTo(new Array<T | undefined>(2 * (this.mask + 1)).fill(undefined));
+    if (this.length === this.mask + 1) this.compact(() => true);
     this.items[(this.head + this.length) & this.mask] = item;
     this.length++;
   }
 
-  /** The `i`-th oldest item (`undefined` past the end). */
+  /** The `i`-th oldest item; `undefined` past the end (slots not in use are always emptied). */
   at(i: number): T | undefined {
-    return i < this.length ? this.items[(this.head + i) & this.mask] : undefined;
+    return this.items[(this.head + i) & this.mask];
   }
 
   /** Forgets the oldest item. */
@@ -90,26 +85,19 @@ class Ring<T> {
     this.length--;
   }
 
-  /** Keeps only the items at the positions `keep` says, in order, in a ring sized to fit them. */
+  /**
+   * Keeps only the items at the positions `keep` says, in order, in a ring with room for more (the
+   * smallest power of two above their number). Also how a full ring grows.
+   */
   compact(keep: (i: number) => boolean): void {
-    let kept = 0;
-    for (let i = 0; i < this.length; i++) if (keep(i)) kept++;
+    const items: (T | undefined)[] = [];
+    for (let i = 0; i < this.length; i++) if (keep(i)) items.push(this.at(i));
     let capacity = FIRST_CAPACITY;
-    while (capacity < kept) capacity *= 2;
-    const items = new Array<T | undefined>(capacity).fill(undefined);
-    let next = 0;
-    for (let i = 0; i < this.length; i++) if (keep(i)) items[next++] = this.at(i);
+    while (capacity <= items.length) capacity *= 2;
     this.items = items;
     this.mask = capacity - 1;
     this.head = 0;
-    this.length = next;
-  }
-
-  private moveTo(items: (T | undefined)[]): void {
-    for (let i = 0; i < this.length; i++) items[i] = this.at(i);
-    this.items = items;
-    this.mask = items.length - 1;
-    this.head = 0;
+    this.length = items.length;
   }
 }
 
@@ -139,6 +127,7 @@ class MarkOrder {
   isCurrent(i: number): boolean {
     const bucket = this.buckets.at(i);
     const key = this.keys.at(i);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: positions below `length` are never empty; the checks are for the type checker
     return bucket !== undefined && key !== undefined && bucket.entries.get(key) === this.expiries.at(i);
   }
 
@@ -152,16 +141,25 @@ class MarkOrder {
   }
 }
 
-/** Write-order lengths of each memory store, for tests that pin its memory bound. Internal. */
-const orderLengths = new WeakMap<MemoryStore, () => { leases: number; marks: number }>();
+/** What a memory store holds beyond its entries: write-order positions and channel buckets. */
+export interface MemoryStoreInternals {
+  /** Positions in the leases' write order, settled ones not yet dropped included. */
+  readonly leases: number;
+  /** Positions in the marks' write order, dropped ones not yet passed included. */
+  readonly marks: number;
+  /** Channels with at least one entry. */
+  readonly channels: number;
+}
+
+const internals = new WeakMap<DedupStore, () => MemoryStoreInternals>();
 
 /**
- * How many positions a memory store's write orders hold (leases, marks), settled ones not yet
- * dropped included; `undefined` for any other store. Internal: tests check the orders stay
- * within twice the live entries plus a constant.
+ * The sizes of a memory store's bookkeeping; `undefined` for any other store. Internal (not
+ * exported by the package): tests pin that the write orders stay within twice the live entries
+ * plus a constant, and that emptied channels are forgotten.
  */
-export function writeOrderLengthsOf(store: DedupStore): { leases: number; marks: number } | undefined {
-  return orderLengths.get(store as MemoryStore)?.();
+export function memoryStoreInternalsOf(store: DedupStore): MemoryStoreInternals | undefined {
+  return internals.get(store)?.();
 }
 
 function expiryOf(entry: Entry): number {
@@ -187,6 +185,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   // Times are kept relative to the store's creation: they stay small integers (V8 Smis, stored in
   // the map slot itself) for weeks, where absolute ms would each be a boxed 16-byte number.
   const epoch = clock();
+  // Stryker disable next-line ArithmeticOperator: `+ epoch` shifts every time alike; only the magnitude (Smi or not) tells
   const now = (): number => Math.ceil(clock() - epoch);
   const scopes = new Map<string, Bucket>();
   const leaseOrder = new Ring<Lease>();
@@ -218,7 +217,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function remove(bucket: Bucket, key: string, entry: Entry): void {
     bucket.entries.delete(key);
     forget(entry);
-    if (bucket.entries.size === 0 && scopes.get(bucket.scope) === bucket) scopes.delete(bucket.scope);
+    if (bucket.entries.size === 0) scopes.delete(bucket.scope);
   }
 
   /** What `key` holds in `bucket` now, dropping it when expired. */
@@ -237,14 +236,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function sweepLeases(at: number): void {
     for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
       const lease = leaseOrder.at(0);
+      // Stryker disable next-line ConditionalExpression: never empty here (the lease just written is held and not yet due)
       if (lease === undefined || (lease.held && lease.expiresAt > at)) break;
       leaseOrder.dropOldest();
       if (lease.held) remove(lease.bucket, lease.key, lease);
     }
+    // The sweep above left a held lease at the old end, so this drops (at most) that one.
     while (leaseCount > maxEntries) {
       const lease = leaseOrder.at(0);
+      // Stryker disable next-line ConditionalExpression: every held lease has a position, so more leases than the bound means one is there
       if (lease === undefined) break;
       leaseOrder.dropOldest();
+      // Stryker disable next-line ConditionalExpression: it is held (see above); the check keeps a settled position from deleting a newer entry
       if (lease.held) remove(lease.bucket, lease.key, lease);
     }
     if (leaseOrder.length > 2 * leaseCount + COMPACT_SLACK) leaseOrder.compact((i) => leaseOrder.at(i)?.held === true);
@@ -258,9 +261,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   function sweepMarks(at: number): void {
     for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
       const expiresAt = markOrder.expiries.at(0);
+      // Stryker disable next-line ConditionalExpression: never empty here (the mark just written is not yet due)
       if (expiresAt === undefined || expiresAt > at) break;
       dropOldestMark();
     }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: every mark has a position, so the order is never empty here
     while (markCount > maxEntries && markOrder.length > 0) dropOldestMark();
     if (markOrder.length > 2 * markCount + COMPACT_SLACK) markOrder.compact();
   }
@@ -272,6 +277,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const key = markOrder.keys.at(0);
     const expiresAt = markOrder.expiries.at(0);
     markOrder.dropOldest();
+    // Stryker disable next-line ConditionalExpression: a current position is never empty; the checks are for the type checker
     if (current && bucket !== undefined && key !== undefined && expiresAt !== undefined) remove(bucket, key, expiresAt);
   }
 
@@ -298,8 +304,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const found = scopes.get(scope);
         const free = found === undefined || live(found, id, at) === undefined;
         if (free) {
-          // An expired entry just removed may have emptied (and so dropped) the channel's bucket.
-          const bucket = found !== undefined && found.entries.size > 0 ? found : bucketFor(scope);
+          // Looked up again: an expired entry just removed may have emptied (and so dropped) the bucket.
+          const bucket = bucketFor(scope);
           const lease: Lease = { token, expiresAt, bucket, key: id, held: true };
           bucket.entries.set(id, lease);
           leaseCount++;
@@ -318,6 +324,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         const held = scopes.get(scope)?.entries.get(id);
         // Free, our lease (live or lapsed), or an expired entry of anyone: the key is ours to mark.
         // Otherwise another claim's live lease, or a live handled mark: not ours to overwrite.
+        // Stryker disable next-line ConditionalExpression,StringLiteral: a mark is a number, whose `.token` is undefined, never a token
         if (held === undefined || (typeof held !== 'number' && held.token === token) || expiryOf(held) <= at) {
           mark(scope, id, held, expiresAt, at);
         }
@@ -328,11 +335,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const { scope, ids, token } = request;
       for (const id of ids) {
         const held = scopes.get(scope)?.entries.get(id);
+        // Stryker disable next-line ConditionalExpression,StringLiteral: a mark is a number, whose `.token` is undefined, never a token
         if (held !== undefined && typeof held !== 'number' && held.token === token) remove(held.bucket, id, held);
       }
       return Promise.resolve();
     },
   };
-  orderLengths.set(store, () => ({ leases: leaseOrder.length, marks: markOrder.length }));
+  internals.set(store, () => ({ leases: leaseOrder.length, marks: markOrder.length, channels: scopes.size }));
   return store;
 }

@@ -145,6 +145,66 @@ describe('createDeduper: claim, commit, release', () => {
     const claim = await createDeduper({ store }).claim(delivery([]));
     await claim.commit();
     expect([claim.fresh, claim.seen, state.calls]).toEqual([[], [], []]);
+    expect('storeError' in claim).toBe(false);
+  });
+
+  test('the store gets each key once, in order, for small and large deliveries with repeats', async () => {
+    for (const size of [4, 40]) {
+      const requests: string[][] = [];
+      const inner = createMemoryStore();
+      const store: DedupStore = {
+        claim: (r) => {
+          requests.push([...r.ids]);
+          return inner.claim(r);
+        },
+        commit: (r) => inner.commit(r),
+        release: (r) => inner.release(r),
+      };
+      const deduper = createDeduper({ store });
+      const events = Array.from({ length: size }, (_, k) => event(k + 1));
+      // Every event twice in the delivery, and again among the cancelled ones, plus one cancelled of its own.
+      const claim = await deduper.claim(delivery([...events, ...events], [...events, event(1000)]));
+      const keys = events.map((e) => e.id);
+      expect(requests).toEqual([[...keys, eventId(1000)]]);
+      expect([ids(claim.fresh), ids(claim.seen), ids(claim.carried)]).toEqual([keys, keys, [eventId(1000)]]);
+    }
+  });
+
+  test('fail-open: a repeated event is still fresh once and then seen', async () => {
+    const { store, state } = switchable(createMemoryStore());
+    const deduper = createDeduper({ store });
+    state.down = true;
+    const claim = await deduper.claim(delivery([event(1), event(2), event(1)]));
+    expect([ids(claim.fresh), ids(claim.seen), claim.storeError?.code]).toEqual([
+      [eventId(1), eventId(2)],
+      [eventId(1)],
+      'dedup_store_unavailable',
+    ]);
+  });
+
+  test('two dedupers over one store never share a claim token', async () => {
+    let now = 1_000_000;
+    const store = createMemoryStore({ now: () => now });
+    const first = createDeduper({ store, leaseMs: LEASE });
+    const second = createDeduper({ store, leaseMs: LEASE });
+    // Each deduper's first claim: the same counter, so only the per-deduper part tells them apart.
+    const lapsed = await first.claim(delivery([event(1)]));
+    now += LEASE;
+    const current = await second.claim(delivery([event(1)]));
+    expect(ids(current.fresh)).toEqual([eventId(1)]);
+    await lapsed.release();
+    expect(ids((await first.claim(delivery([event(1)]))).seen)).toEqual([eventId(1)]);
+  });
+
+  test('fail-closed: a second commit or release after a commit is a no-op, and nothing is reported', async () => {
+    const reported: string[] = [];
+    const { store, state } = switchable(createMemoryStore());
+    const deduper = createDeduper({ store, onStoreError: 'fail-closed', onError: (e) => reported.push(e.message) });
+    const claim = await deduper.claim(delivery([event(1)]));
+    await claim.commit();
+    await expect(claim.commit()).resolves.toBeUndefined();
+    await expect(claim.release()).resolves.toBeUndefined();
+    expect([state.calls, reported]).toEqual([['claim', 'commit'], []]);
   });
 
   test('the same event twice in one delivery is fresh once, then seen', async () => {

@@ -12,7 +12,7 @@ export const SENDER = '7ff0923d96f65f99e8c3b31bf25f3ba6c857acee433e7860c19b0e317
 
 /** The 64-hex id of test event `n` (distinct for distinct `n`). */
 export function eventId(n: number): string {
-  return n.toString(16).padStart(64, 'e');
+  return `e${n.toString(16).padStart(63, '0')}`;
 }
 
 /** A chat event with id {@link eventId}(n). */

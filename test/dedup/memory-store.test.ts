@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createMemoryStore, writeOrderLengthsOf } from '../../src/dedup/memory-store.js';
+import { createMemoryStore, memoryStoreInternalsOf } from '../../src/dedup/memory-store.js';
 import { thrownBuzzError } from '../support/thrown.js';
 import { CHANNEL, OTHER_CHANNEL, eventId } from './fixtures.js';
 import { describeStoreContract } from './store-contract.js';
@@ -113,9 +113,10 @@ describe('createMemoryStore', () => {
       await store.release({ scope: CHANNEL, ids: [eventId(n)], token: `t${String(n)}` });
     }
     expect(store.size).toBe(1);
-    // 3000 settled positions were written behind the held one; the order keeps at most 2 × live + 1024.
-    expect(writeOrderLengthsOf(store)?.leases).toBeLessThanOrEqual(2 * 1 + 1024);
-    expect(writeOrderLengthsOf(store)?.leases).toBeGreaterThan(0);
+    // 3000 settled positions were written behind the held one. The order is compacted to the two
+    // live leases whenever it exceeds 2 × 2 + 1024 = 1028 positions (after claims 1028 and 2055),
+    // so 2 + (3000 − 2055) = 947 remain.
+    expect(memoryStoreInternalsOf(store)).toEqual({ leases: 947, marks: 0, channels: 1 });
     expect(await claim(store, 0, 'x')).toEqual([false]);
   });
 
@@ -132,9 +133,10 @@ describe('createMemoryStore', () => {
       await advance(10);
     }
     expect(store.size).toBe(6);
-    const lengths = writeOrderLengthsOf(store);
-    expect(lengths?.marks).toBeLessThanOrEqual(2 * 6 + 1024);
-    expect(lengths?.marks).toBeGreaterThanOrEqual(6);
+    // Counted marks: the long one plus the five keys' latest (expired ones count until looked up), so
+    // the order is compacted to its 6 current positions whenever it passes 2 × 6 + 1024 = 1036
+    // (after cycles 1036 and 2067): 6 + (3000 − 2067) = 939 positions remain.
+    expect(memoryStoreInternalsOf(store)?.marks).toBe(939);
     expect(await claim(store, 0, 'x')).toEqual([false]);
     expect(await claim(store, 1, 'x')).toEqual([true]);
   });
@@ -156,17 +158,81 @@ describe('createMemoryStore', () => {
     ).toEqual([true, false, true, false, false]);
   });
 
-  test('reports write-order lengths only for memory stores', () => {
+  test('reports its bookkeeping (internal), and only for memory stores', async () => {
     const { store } = manual();
-    expect(writeOrderLengthsOf(store)).toEqual({ leases: 0, marks: 0 });
-    expect(writeOrderLengthsOf({ ...store })).toBeUndefined();
+    expect(memoryStoreInternalsOf(store)).toEqual({ leases: 0, marks: 0, channels: 0 });
+    expect(memoryStoreInternalsOf({ ...store })).toBeUndefined();
+    const ids = [1, 2, 3].map(eventId);
+    await store.claim({ scope: CHANNEL, ids, token: 'a', leaseMs: LEASE });
+    expect(memoryStoreInternalsOf(store)).toEqual({ leases: 3, marks: 0, channels: 1 });
+    await store.commit({ scope: CHANNEL, ids, token: 'a', ttlMs: TTL });
+    // Settled lease positions stay until the next lease write sweeps them from the old end.
+    expect(memoryStoreInternalsOf(store)).toEqual({ leases: 3, marks: 3, channels: 1 });
+    await store.claim({ scope: OTHER_CHANNEL, ids: [eventId(4)], token: 'b', leaseMs: LEASE });
+    expect(memoryStoreInternalsOf(store)).toEqual({ leases: 1, marks: 3, channels: 2 });
+    await store.release({ scope: OTHER_CHANNEL, ids: [eventId(4)], token: 'b' });
+    expect(memoryStoreInternalsOf(store)).toEqual({ leases: 1, marks: 3, channels: 1 });
+  });
+
+  test('keeps exact write order through ring growth and wrap-around (marks)', async () => {
+    const { store } = manual(150);
+    for (let n = 1; n <= 400; n++) {
+      await claim(store, n, `t${String(n)}`);
+      await commit(store, n, `t${String(n)}`);
+    }
+    expect(store.size).toBe(150);
+    const all = Array.from({ length: 400 }, (_, k) => eventId(k + 1));
+    const answer = await store.claim({ scope: CHANNEL, ids: all, token: 'x', leaseMs: LEASE });
+    expect(answer).toEqual(all.map((_, k) => k + 1 <= 250));
+  });
+
+  test('keeps exact write order through ring growth and wrap-around (leases)', async () => {
+    const { store } = manual(150);
+    for (let n = 1; n <= 400; n++) await claim(store, n, `t${String(n)}`);
+    expect(store.size).toBe(150);
+    // Refused claims write nothing, so the newest 150 are checked first, then one older key.
+    const newest = Array.from({ length: 150 }, (_, k) => eventId(251 + k));
+    expect(await store.claim({ scope: CHANNEL, ids: newest, token: 'x', leaseMs: LEASE })).toEqual(
+      newest.map(() => false),
+    );
+    expect(await claim(store, 250, 'x')).toEqual([true]);
+  });
+
+  test('maxEntries 1 keeps exactly the last key', async () => {
+    const { store } = manual(1);
+    await claim(store, 1, 'a');
+    await commit(store, 1, 'a');
+    await claim(store, 2, 'b');
+    await commit(store, 2, 'b');
+    expect(store.size).toBe(1);
+    expect(await store.claim({ scope: CHANNEL, ids: [eventId(2), eventId(1)], token: 'c', leaseMs: LEASE })).toEqual([
+      false,
+      true,
+    ]);
+  });
+
+  test('a commit marks a key whose foreign lease lapsed exactly now', async () => {
+    const { store, advance } = manual();
+    await claim(store, 1, 'first');
+    await advance(LEASE);
+    await commit(store, 1, 'late');
+    expect(await claim(store, 1, 'x')).toEqual([false]);
+    await advance(TTL);
+    expect(await claim(store, 1, 'x')).toEqual([true]);
+  });
+
+  test('release in a channel it never saw changes nothing', async () => {
+    const { store } = manual();
+    await claim(store, 1, 'a');
+    await store.release({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'a' });
+    expect([store.size, memoryStoreInternalsOf(store)?.channels]).toEqual([1, 1]);
   });
 
   test('channels that empty are forgotten, and come back fresh', async () => {
     const { store, advance } = manual();
     await store.claim({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'a', leaseMs: LEASE });
     await store.release({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'a' });
-    expect(store.size).toBe(0);
+    expect([store.size, memoryStoreInternalsOf(store)?.channels]).toEqual([0, 0]);
     expect(await store.claim({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'b', leaseMs: LEASE })).toEqual([true]);
     await advance(LEASE);
     expect(await store.claim({ scope: OTHER_CHANNEL, ids: [eventId(1)], token: 'c', leaseMs: LEASE })).toEqual([true]);
