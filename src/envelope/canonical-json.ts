@@ -90,7 +90,7 @@ export function canonicalPieces(value: unknown, options: CanonicalOptions): Piec
     keyLists: options.keyLists,
   };
   const out: Piece[] = [];
-  if (write(value, options.maxDepth, state, out)) pushText(out, value);
+  write(value, options.maxDepth, state, out);
   return out;
 }
 
@@ -102,8 +102,7 @@ export function canonicalPieces(value: unknown, options: CanonicalOptions): Piec
 const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
- * Appends `JSON.stringify(value)` for a scalar, an array of such values or a plain, sorted object.
- * A string that needs no escaping is written as three pieces around the string itself: no copy of a
+ * Appends `JSON.stringify(value)` for a scalar. A string that needs no escaping is written as three pieces around the string itself: no copy of a
  * large text is made, and the scan that decides it costs about half of JSON.stringify's.
  */
 function pushText(out: Piece[], value: unknown): void {
@@ -122,35 +121,18 @@ interface WriteState {
   readonly keyLists: ReadonlyMap<object, string[]> | undefined;
 }
 
-/**
- * Checks `value` and appends its canonical text to `out`, or returns `true` and appends nothing
- * when `JSON.stringify(value)` already is that text: a scalar, an array of such values, or a plain
- * object whose keys are already in canonical order and whose values are such values. Most of a
- * large envelope (tag arrays, scalar fields, already sorted objects) is then written by native code
- * in one go, and each value is still checked once.
- */
-function write(value: unknown, depthLeft: number, state: WriteState, out: Piece[]): boolean {
+/** Checks `value` and appends its canonical text to `out`. */
+function write(value: unknown, depthLeft: number, state: WriteState, out: Piece[]): void {
   spend(state);
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      if (!Number.isSafeInteger(value)) {
-        throw fail(state.path, 'numbers must be safe integers (canonical JSON has no fractions or exponents)');
-      }
-      // JSON.stringify(-0) is "0", as upstream (serde_json) reads "-0".
-      return true;
-    case 'object':
-      break;
-    default:
-      throw fail(state.path, `a ${typeof value} cannot be represented in JSON`);
+  if (typeof value !== 'object' || value === null) {
+    checkScalar(value, state.path);
+    pushText(out, value);
+    return;
   }
-  if (value === null) return true;
   const known = state.texts?.get(value);
   if (known !== undefined) {
     out.push(known);
-    return false;
+    return;
   }
   if (depthLeft <= 0) {
     throw BuzzMetaError.of(
@@ -159,123 +141,77 @@ function write(value: unknown, depthLeft: number, state: WriteState, out: Piece[
       'value is nested more deeply than maxDepth allows',
     );
   }
-  if (state.texts?.has(value) !== true) return writeContainer(value, depthLeft, state, out);
-  const pieces: Piece[] = [];
-  if (writeContainer(value, depthLeft, state, pieces)) pushText(pieces, value);
-  state.texts.set(value, pieces);
-  out.push(pieces);
-  return false;
+  // A sub-object whose text is to be kept is written into a list of its own, kept by reference.
+  const own: Piece[] = state.texts?.has(value) === true ? [] : out;
+  if (Array.isArray(value)) writeArray(value, depthLeft, state, own);
+  else writeObject(value, depthLeft, state, own);
+  if (own === out) return;
+  state.texts?.set(value, own);
+  out.push(own);
 }
 
-function writeContainer(value: object, depthLeft: number, state: WriteState, out: Piece[]): boolean {
-  return Array.isArray(value) ? writeArray(value, depthLeft, state, out) : writeObject(value, depthLeft, state, out);
-}
-
-/**
- * JSON.stringify calls any `toJSON` it finds on an object (own or inherited, a polluted
- * `Object.prototype` included), so only a container without one can be left to it.
- */
-function hasToJson(value: object): boolean {
-  return 'toJSON' in value;
-}
-
-function writeArray(items: readonly unknown[], depthLeft: number, state: WriteState, out: Piece[]): boolean {
-  const mark = out.length;
-  let started = hasToJson(items);
-  if (started) out.push('[');
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (started && i > 0) out.push(',');
-    state.path.push(i);
-    const native = write(item, depthLeft - 1, state, out);
-    state.path.pop();
-    if (started) {
-      if (native) pushText(out, item);
-    } else if (!native) {
-      // The first item that is not native: '[' and the items before it go ahead of its pieces.
-      insertAt(out, mark, [JSON.stringify(items.slice(0, i)).slice(0, -1) + (i === 0 ? '' : ',')]);
-      started = true;
-    }
+/** Throws unless `value` is a JSON scalar canonical JSON can carry (null, boolean, string, safe integer). */
+function checkScalar(value: unknown, path: readonly (string | number)[]): void {
+  switch (typeof value) {
+    case 'number':
+      if (!Number.isSafeInteger(value)) {
+        throw fail(path, 'numbers must be safe integers (canonical JSON has no fractions or exponents)');
+      }
+      // JSON.stringify(-0) is "0", as upstream (serde_json) reads "-0".
+      return;
+    case 'string':
+    case 'boolean':
+    case 'object': // null
+      return;
+    default:
+      throw fail(path, `a ${typeof value} cannot be represented in JSON`);
   }
-  if (!started) return true;
-  out.push(']');
-  return false;
 }
 
-function writeObject(record: object, depthLeft: number, state: WriteState, out: Piece[]): boolean {
+function isScalar(value: unknown): boolean {
+  return typeof value !== 'object' || value === null;
+}
+
+function writeArray(items: readonly unknown[], depthLeft: number, state: WriteState, out: Piece[]): void {
+  // An array of scalars (a tag, the eventIds, a long list of numbers) is checked item by item and
+  // written by one JSON.stringify call; JSON.stringify would call a toJSON the array has or
+  // inherits (a polluted Object.prototype included), so such an array is written item by item.
+  if (!('toJSON' in items) && items.every(isScalar)) {
+    items.forEach((item, index) => {
+      spend(state);
+      state.path.push(index);
+      checkScalar(item, state.path);
+      state.path.pop();
+    });
+    out.push(JSON.stringify(items));
+    return;
+  }
+  out.push('[');
+  items.forEach((item, index) => {
+    if (index > 0) out.push(',');
+    state.path.push(index);
+    write(item, depthLeft - 1, state, out);
+    state.path.pop();
+  });
+  out.push(']');
+}
+
+function writeObject(record: object, depthLeft: number, state: WriteState, out: Piece[]): void {
   const keys = state.keyLists?.get(record) ?? Object.keys(record);
   const members = state.members?.get(record);
-  const proto: unknown = Object.getPrototypeOf(record);
-  const mark = out.length;
-  let started =
-    members !== undefined || (proto !== Object.prototype && proto !== null) || hasToJson(record) || !isSorted(keys);
   // Default sort compares UTF-16 code units, which is what RFC 8785 §3.2.3 asks for.
-  if (started) keys.sort();
-  if (started) out.push('{');
-  // The members so far, while the object may still be left whole to JSON.stringify.
-  const before: [string, unknown][] = [];
-  keys.forEach((key, i) => {
+  keys.sort();
+  out.push('{');
+  keys.forEach((key, index) => {
     const value: unknown = (record as Readonly<Record<string, unknown>>)[key];
-    if (started) out.push(label(key, i));
-    state.path.push(key);
-    const native = write(value, depthLeft - 1, state, out);
-    state.path.pop();
-    if (started) {
-      if (native) writeMember(out, key, value, members);
-    } else if (native) {
-      before.push([key, value]);
-    } else {
-      // The first member that is not native: '{' and the members before it go ahead of its pieces.
-      const head: Piece[] = ['{'];
-      before.forEach(([name, earlier], j) => {
-        head.push(label(name, j));
-        writeMember(head, name, earlier, undefined);
-      });
-      head.push(label(key, i));
-      insertAt(out, mark, head);
-      started = true;
-    }
-  });
-  if (!started) return true;
-  out.push('}');
-  return false;
-}
-
-/**
- * Appends the text of a native member after its name (the last piece of `out`), and records a
- * string member's pieces when the object's members are being recorded.
- */
-function writeMember(out: Piece[], key: string, value: unknown, members: Map<string, MemberText> | undefined): void {
-  if (typeof value === 'string') {
+    out.push((index === 0 ? '' : ',') + JSON.stringify(key) + ':');
     const at = out.length;
-    pushText(out, value);
-    members?.set(key, { value, pieces: out.slice(at) });
-  } else if (typeof value === 'object' && value !== null) {
-    out.push(JSON.stringify(value));
-  } else {
-    // A scalar joins its name in one piece: an object with many members then costs one piece each.
-    out.push((out.pop() as string) + JSON.stringify(value));
-  }
-}
-
-/** `"key":`, after a comma unless it is the first member. */
-function label(key: string, index: number): string {
-  return (index === 0 ? '' : ',') + JSON.stringify(key) + ':';
-}
-
-function isSorted(keys: readonly string[]): boolean {
-  let previous = '';
-  for (const key of keys) {
-    if (key < previous) return false;
-    previous = key;
-  }
-  return true;
-}
-
-/** Inserts `head` at `mark`, before the pieces written since (as one nested list each). */
-function insertAt(out: Piece[], mark: number, head: Pieces): void {
-  const tail = out.splice(mark);
-  out.push(head, tail);
+    state.path.push(key);
+    write(value, depthLeft - 1, state, out);
+    state.path.pop();
+    if (typeof value === 'string') members?.set(key, { value, pieces: out.slice(at) });
+  });
+  out.push('}');
 }
 
 function spend(state: WriteState): void {

@@ -60,25 +60,50 @@ function wasmFile(): string {
 }
 
 /**
- * Instantiates libsecp256k1 and returns its raw BIP-340 verify. Rejects when the binary cannot be
- * found or instantiated, or fails the self-test.
+ * The few imports the binary's Emscripten runtime calls, over the instance's heap (`heap()`):
+ * `a` abort, `b` write, `c` fd_seek, `d` resize, `e` fd_close, `f` memcpy. Only `f` is called
+ * in normal operation; an abort or a request to grow the heap throws, so the check has no verdict
+ * and the caller re-runs it in pure JS.
  */
-export async function loadLibsecp256k1(bytes?: Uint8Array): Promise<RawSchnorrVerify> {
-  const binary = bytes ?? new Uint8Array(await readFile(wasmFile()));
-  let heap = new Uint8Array(0);
+export function runtimeImports(heap: () => Uint8Array): { readonly a: Record<string, (...args: number[]) => unknown> } {
   const fail = (what: string) => (): never => {
     throw new Error(`libsecp256k1: ${what}`);
   };
-  const imports = {
+  return {
     a: {
       a: fail('abort'),
       b: () => 0, // write(fd, …): libsecp256k1 only writes on an illegal argument; nothing to log
       c: () => 70, // fd_seek: unsupported
       d: fail('out of memory'), // resize: the heap never grows here
       e: () => 52, // fd_close: unsupported
-      f: (to: number, from: number, size: number) => heap.copyWithin(to, from, from + size),
+      f: (to: number, from: number, size: number) => heap().copyWithin(to, from, from + size),
     },
   };
+}
+
+/**
+ * Throws unless `verify` accepts a known-good signature and refuses the same signature with one bit
+ * flipped: a binary whose exports moved (another nostr-wasm build) fails here, at load time.
+ */
+export function selfTest(verify: RawSchnorrVerify): void {
+  const pubkey = Buffer.from(SELF_TEST_PUBKEY, 'hex');
+  const message = Buffer.from(SELF_TEST_MESSAGE, 'hex');
+  const signature = Buffer.from(SELF_TEST_SIGNATURE, 'hex');
+  const flipped = Buffer.from(signature);
+  flipped.writeUInt8(signature.readUInt8(63) ^ 1, 63);
+  if (!verify(signature, message, pubkey) || verify(flipped, message, pubkey)) {
+    throw new Error('libsecp256k1: self-test failed (not the nostr-wasm build this package pins)');
+  }
+}
+
+/**
+ * Instantiates libsecp256k1 and returns its raw BIP-340 verify. Rejects when the binary cannot be
+ * found or instantiated, or fails the self-test.
+ */
+export async function loadLibsecp256k1(bytes?: Uint8Array): Promise<RawSchnorrVerify> {
+  const binary = bytes ?? new Uint8Array(await readFile(wasmFile()));
+  let heap = new Uint8Array(0);
+  const imports = runtimeImports(() => heap);
   const { instance } = await webAssembly.instantiate(binary, imports);
   const wasm = instance.exports as unknown as Exports;
   heap = new Uint8Array(wasm.g.buffer);
@@ -100,13 +125,6 @@ export async function loadLibsecp256k1(bytes?: Uint8Array): Promise<RawSchnorrVe
     return wasm.u(context, signatureAt, messageAt, 32, parsedKeyAt) === 1;
   };
 
-  const pubkey = Buffer.from(SELF_TEST_PUBKEY, 'hex');
-  const message = Buffer.from(SELF_TEST_MESSAGE, 'hex');
-  const signature = Buffer.from(SELF_TEST_SIGNATURE, 'hex');
-  const flipped = Buffer.from(signature);
-  flipped.writeUInt8(signature.readUInt8(63) ^ 1, 63);
-  if (!verify(signature, message, pubkey) || verify(flipped, message, pubkey)) {
-    throw new Error('libsecp256k1: self-test failed (not the nostr-wasm build this package pins)');
-  }
+  selfTest(verify);
   return verify;
 }

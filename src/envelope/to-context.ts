@@ -57,7 +57,8 @@ export function envelopeToContext(envelope: EnvelopeV1, raw: unknown, verified: 
       action: job.action,
       eventId: job.eventId,
       title: job.title,
-      dueAt: job.dueAt === null ? null : plusZero(job.dueAt),
+      // -0 as 0, as plusZero does; null (no due date) stays null.
+      dueAt: job.dueAt === 0 ? 0 : job.dueAt,
     },
   };
 }
