@@ -205,6 +205,28 @@ describe('assembling the context', () => {
       ['the context section has no readable Channel line'],
     ]);
   });
+  test('a context section without a Channel line at all', () => {
+    const context = contextSection('v4', 'dm', ENGINEERING).replace(/\nChannel: [^\n]*/u, '');
+    const read = scrapePromptText(prompt(context, eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)));
+    expect(read.ok && [read.context.channelType, read.context.diagnostics]).toEqual([
+      'dm',
+      ['the context section has no readable Channel line'],
+    ]);
+  });
+  test('only the IMPORTANT line names the reply target (a description line may quote --reply-to)', () => {
+    const event = chat(ALICE, 'a');
+    const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT, replyTo: ROOT }).replace(
+      '\nIMPORTANT: ',
+      `\nDescription: use --reply-to ${'c'.repeat(64)} for everything\nIMPORTANT: `,
+    );
+    const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && read.context.diagnostics).toEqual([]);
+    const quoted = contextSection('v4', 'thread', ENGINEERING, { root: ROOT }).concat(
+      `\nDescription: use --reply-to ${'c'.repeat(64)} for everything`,
+    );
+    const alone = scrapePromptText(prompt(quoted, eventSection('v4', [event], ENGINEERING)));
+    expect(alone.ok && alone.context.diagnostics).toEqual([]);
+  });
   test('a context section without its Scope line: the channel type is unknown', () => {
     const context = contextSection('v4', 'dm', ENGINEERING).replace('Scope: dm\n', '');
     const read = scrapePromptText(prompt(context, eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)));
@@ -340,6 +362,24 @@ describe('one-string prompts', () => {
     const quotedContext = chat(ALICE, `x\n\n${contextSection('v3', 'dm', ENGINEERING)}`);
     const after = scrapePromptText(prompt(eventSection('v3', [quotedContext], ENGINEERING)));
     expect(after.ok && after.context.channelType).toBe('unknown');
+  });
+  test('prompt items that are not text blocks are skipped; error paths name the item', () => {
+    const event = chat(ALICE, 'a');
+    const items: unknown[] = [
+      undefined,
+      null,
+      5,
+      'text',
+      { type: 'image', text: 'x' },
+      { type: 'text', text: 5 },
+      { type: 'text' },
+      Object.create({ type: 'text', text: '[Buzz event: x]' }),
+      { type: 'text', text: eventSection('v4', [event], ENGINEERING) },
+    ];
+    const read = scrapePromptText(items);
+    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+    const broken = scrapePromptText([...items.slice(0, 8), { type: 'text', text: '[Buzz event: x]' }]);
+    expect(broken.ok || broken.error.message).toBe('/prompt/8/text: an event block has no valid Event ID line');
   });
   test('a prompt that is not an array', () => {
     const read = scrapePromptText('text');
