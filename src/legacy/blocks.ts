@@ -17,8 +17,7 @@ export function textBlocks(prompt: unknown): { blocks: TextBlock[]; length: numb
   const blocks: TextBlock[] = [];
   let length = 0;
   const items = prompt as readonly unknown[];
-  for (let index = 0; index < items.length; index++) {
-    const block = items[index];
+  for (const [index, block] of items.entries()) {
     if (typeof block !== 'object' || block === null) continue;
     if (!Object.hasOwn(block, 'type') || (block as { type: unknown }).type !== 'text') continue;
     const text: unknown = Object.hasOwn(block, 'text') ? (block as { text: unknown }).text : undefined;

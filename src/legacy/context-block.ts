@@ -53,13 +53,13 @@ export function readContext(lines: readonly string[], start: number, end: number
 
 function hexField(line: string, label: string): string | undefined {
   const value = fieldValue(line, label);
-  return value !== undefined && isHex64(value) ? value : undefined;
+  return isHex64(value) ? value : undefined;
 }
 
 /** The 64-hex id right after the first `--reply-to ` of an instruction, validated whole. */
 function replyTarget(line: string): string | undefined {
   const at = line.indexOf('--reply-to ');
-  if (at === -1) return undefined;
+  // Without one, `at` is -1 and the slice below starts at the space after `IMPORTANT:`: never an id.
   const id = line.slice(at + 11, at + 75);
   const after = line.charAt(at + 75);
   return isHex64(id) && !/[0-9a-z]/i.test(after) ? id : undefined;

@@ -80,16 +80,16 @@ export class IdChecker {
       const head = this.head;
       const prefix = `[0,${JSON.stringify(head.pubkey)},${head.createdAt},${head.kind},${tagsJson},"${escaped(head.firstContent)}`;
       if (!this.budget.take(prefix.length)) return undefined;
-      stream = { hash: nodeCrypto().createHash('sha256').update(prefix, 'utf8'), fed: head.contentLine + 1 };
+      stream = { hash: nodeCrypto().createHash('sha256').update(prefix), fed: head.contentLine + 1 };
       this.streams.set(tagsJson, stream);
     }
     if (stream.fed < tagsLine) {
       // Escaping is per character, so the lines since the last candidate go in as one piece.
       const more = this.text.slice(stream.fed, tagsLine);
       if (!this.budget.take(more.length + 1)) return undefined;
-      stream.hash.update(`\\n${escaped(more)}`, 'utf8');
+      stream.hash.update(`\\n${escaped(more)}`);
       stream.fed = tagsLine;
     }
-    return stream.hash.copy().update('"]', 'utf8').digest('hex') === this.head.id;
+    return stream.hash.copy().update('"]').digest('hex') === this.head.id;
   }
 }

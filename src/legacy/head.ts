@@ -43,8 +43,6 @@ export interface EventHead {
 /** Why a block head could not be read: a sentence that echoes nothing received. */
 export interface HeadProblem {
   readonly problem: string;
-  /** True when the sender's npub and hex disagree (an error, never a guess). */
-  readonly mismatch?: true;
 }
 
 /** The layout of a V2/V3 (`[Sprout event…]`) block: V3 starts with `Event ID:`. */
@@ -76,7 +74,7 @@ export function readHead(lines: readonly string[], at: number, layout: BlockLayo
   const fromText = fieldValue(lines[line++], 'From: ');
   if (fromText === undefined) return { problem: 'an event block has no From line' };
   const sender = layout === 'rich' ? parseRichSender(fromText) : parseBareSender(fromText);
-  if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree", mismatch: true };
+  if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree" };
   if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
   const timeText = fieldValue(lines[line++], 'Time: ');
   const createdAt = timeText === undefined ? undefined : parseTime(timeText);

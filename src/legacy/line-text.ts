@@ -34,12 +34,11 @@ export class LineText {
     return this.text.slice(this.start(from), this.start(to) - 1);
   }
 
-  /** The indexes of the lines at or after `from` that start with `prefix`, in order. */
+  /** The indexes of the lines after `from` that start with `prefix`, in order. */
   linesStartingWith(prefix: string, from: number): number[] {
     const found: number[] = [];
     const starts = this.starts;
     const needle = '\n' + prefix;
-    if (this.lines[from]?.startsWith(prefix) === true) found.push(from);
     let line = from;
     let offset = this.text.indexOf(needle, starts[from]);
     while (offset !== -1) {

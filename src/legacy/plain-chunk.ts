@@ -94,14 +94,16 @@ function readPlainBlock(
   if ('problem' in head) return fail('invalid', head.problem);
   let stop = end;
   // A V1 batch ends every block with a newline: the last block's trailing empty line is not content.
-  if (layout === 'v1' && last && stop > head.contentLine + 1 && lines[stop - 1] === '') stop--;
+  // (The line before `stop` is at least the non-empty `Message:` line.)
+  if (layout === 'v1' && last && lines[stop - 1] === '') stop--;
   let tags: readonly (readonly string[])[] | undefined;
-  if (layout === 'v2' && stop > head.contentLine + 1) {
+  if (layout === 'v2') {
+    // The line before `stop` is a content line, or the `Content:` line itself (never a Tags line).
     const value = fieldValue(lines[stop - 1], 'Tags: ');
     const parsed = value === undefined ? undefined : parseTags(value);
     if (parsed !== undefined) {
       stop--;
-      if (head.kind !== null && V2_CHAT_KINDS.has(head.kind)) {
+      if (V2_CHAT_KINDS.has(head.kind ?? -1)) {
         diagnostics.push('a V2 chat event ends in a Tags line that may be message text; its tags are not used');
       } else {
         tags = parsed;

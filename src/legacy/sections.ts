@@ -40,12 +40,12 @@ export function readSequence(text: LineText, start: number, budget: HashBudget):
     if (header === undefined) {
       return fail('invalid', 'text after a Buzz section is neither a section nor a closing note');
     }
-    if (sections.length === MAX_SECTIONS) return fail('invalid', 'too many Buzz sections in one prompt');
+    if (sections.length >= MAX_SECTIONS) return fail('invalid', 'too many Buzz sections in one prompt');
     const read = readSection(text, at, header, budget);
     if (isFailure(read)) return read;
     sections.push(read.section);
     at = read.next;
-    while (at < lines.length && lines[at] === '') at++;
+    while (lines[at] === '') at++;
     if (at >= lines.length || isTrailer(lines[at] ?? '')) return { sections };
   }
 }

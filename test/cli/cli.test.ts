@@ -213,7 +213,7 @@ describe('keys', () => {
     expect(decode(pair.npub)).toEqual({ type: 'npub', data: pair.hex });
     const text = await runCli(['keygen']);
     expect(text.stdout).toMatch(
-      /^nsec {2}nsec1[0-9a-z]{58}\n.*\nnpub {2}npub1[0-9a-z]{58}\n {6}pin it in the agent: BUZZ_AGENT_NPUB=<npub>\nhex {3}[0-9a-f]{64}\n$/,
+      /^nsec {2}nsec1[0-9a-z]{58}\n {6}secret: the host signs envelopes with it; keep it out of the agent and of logs\nnpub {2}npub1[0-9a-z]{58}\n {6}pin it in the agent: BUZZ_AGENT_NPUB=<npub>\nhex {3}[0-9a-f]{64}\n$/,
     );
   });
 

@@ -198,6 +198,9 @@ describe('headers and separators', () => {
     ['<new-thing>', undefined],
     ['Buzz event: x', undefined],
     ['[toString]', undefined],
+    ['[Buzz event: @mention', undefined],
+    ['[Sprout event: x', undefined],
+    [`[Buzz events ${EM} 2 Events]`, undefined],
     ['<constructor>', undefined],
   ])('%j', (line, expected) => {
     expect(sectionHeader(line)).toEqual(expected);
@@ -215,6 +218,10 @@ describe('headers and separators', () => {
     ['--- Event 1 (x ---', true, undefined],
     ['--- Event one (x) ---', true, undefined],
     ['-- Event 1 (x) ---', true, undefined],
+    ['+++ Event 1 (x) ---', true, undefined],
+    ['--- Event 1 (x) +++', true, undefined],
+    ['+++ Event 1 ---', false, undefined],
+    ['--- Event 1 +++', false, undefined],
   ])('separator %j tagged=%s', (line, tagged, expected) => {
     expect(separatorNumber(line, tagged)).toBe(expected);
   });

@@ -152,6 +152,16 @@ describe('sections and sequences', () => {
       'invalid_prompt_text /prompt/0/text: a batch header is not followed by a blank line',
     );
   });
+  test('a bracket block with a trailing newline after its last event', () => {
+    const event = chat(ALICE, 'a');
+    const read = scrapePromptText(prompt(`${eventSection('v4', [event], ENGINEERING)}\n`));
+    expect(read.ok && read.context.events.map((e) => [e.id, e.content])).toEqual([[eventId(event), 'a']]);
+  });
+  test('two blank lines after the last event are not what a host renders', () => {
+    expect(outcome([`${eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)}\n\n`])).toBe(
+      'invalid_prompt_text /prompt/0/text: an event block has no Tags line where its section expects one',
+    );
+  });
   test('an event block without any Tags line', () => {
     const text = eventSection('v4', [chat(ALICE, 'a')], ENGINEERING).replace(/\nTags: .*/su, '');
     expect(outcome([text])).toBe(
@@ -194,6 +204,28 @@ describe('assembling the context', () => {
       'engineering',
       ['the context section has no readable Channel line'],
     ]);
+  });
+  test('a context section without a Channel line at all', () => {
+    const context = contextSection('v4', 'dm', ENGINEERING).replace(/\nChannel: [^\n]*/u, '');
+    const read = scrapePromptText(prompt(context, eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)));
+    expect(read.ok && [read.context.channelType, read.context.diagnostics]).toEqual([
+      'dm',
+      ['the context section has no readable Channel line'],
+    ]);
+  });
+  test('only the IMPORTANT line names the reply target (a description line may quote --reply-to)', () => {
+    const event = chat(ALICE, 'a');
+    const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT, replyTo: ROOT }).replace(
+      '\nIMPORTANT: ',
+      `\nDescription: use --reply-to ${'c'.repeat(64)} for everything\nIMPORTANT: `,
+    );
+    const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && read.context.diagnostics).toEqual([]);
+    const quoted = contextSection('v4', 'thread', ENGINEERING, { root: ROOT }).concat(
+      `\nDescription: use --reply-to ${'c'.repeat(64)} for everything`,
+    );
+    const alone = scrapePromptText(prompt(quoted, eventSection('v4', [event], ENGINEERING)));
+    expect(alone.ok && alone.context.diagnostics).toEqual([]);
   });
   test('a context section without its Scope line: the channel type is unknown', () => {
     const context = contextSection('v4', 'dm', ENGINEERING).replace('Scope: dm\n', '');
@@ -242,6 +274,51 @@ describe('assembling the context', () => {
     const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
     expect(read.ok && read.context.diagnostics).toEqual(diagnostics);
   });
+  test.each([
+    ['a root marker only', [['e', ROOT, '', 'root']], { rootEventId: ROOT, parentEventId: null }],
+    ['no e tag', [['p', SCOUT]], { rootEventId: 'self', parentEventId: null }],
+    [
+      'root and reply markers',
+      [
+        ['e', ROOT, '', 'root'],
+        ['e', 'd'.repeat(64), '', 'reply'],
+      ],
+      { rootEventId: ROOT, parentEventId: 'd'.repeat(64) },
+    ],
+  ])('thread of the last event from its tags: %s', (_, tags, anchors) => {
+    const event = chat(ALICE, 'a', { tags });
+    const read = scrapePromptText(prompt(eventSection('v4', [event], ENGINEERING)));
+    const id = eventId(event);
+    expect(read.ok && read.context.reply).toEqual({
+      rootEventId: anchors.rootEventId === 'self' ? id : anchors.rootEventId,
+      parentEventId: anchors.parentEventId,
+      replyToEventId: id,
+    });
+  });
+  test('a Thread root line without a Parent line: the root is the parent', () => {
+    const event = chat(ALICE, 'a', { tags: [['e', 'd'.repeat(64), '', 'reply']] });
+    const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT });
+    const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && read.context.reply).toEqual({
+      rootEventId: ROOT,
+      parentEventId: ROOT,
+      replyToEventId: eventId(event),
+    });
+  });
+  test.each([
+    ['a context with the name', true, ENGINEERING, 'engineering'],
+    ['no context: the name of the events', false, ENGINEERING, 'engineering'],
+    ['a context with a bare UUID: the name of the events', true, { id: ENGINEERING.id }, 'engineering'],
+  ])('channel name from %s', (_, withContext, contextChannel, name) => {
+    const texts = [eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)];
+    if (withContext) texts.unshift(contextSection('v4', 'channel', contextChannel));
+    const read = scrapePromptText(prompt(...texts));
+    expect(read.ok && read.context.channelName).toBe(name);
+  });
+  test('no name anywhere: no channelName key', () => {
+    const read = scrapePromptText(prompt(eventSection('v4', [chat(ALICE, 'a')], { id: ENGINEERING.id })));
+    expect(read.ok && Object.hasOwn(read.context, 'channelName')).toBe(false);
+  });
   test('V1 events have no ids, so no reply anchors', () => {
     const read = scrapePromptText(prompt(eventSection('v1', [chat(ALICE, 'a')], { id: ENGINEERING.id })));
     expect(read.ok && [read.context.reply, read.context.events[0]?.id]).toEqual([undefined, null]);
@@ -286,6 +363,24 @@ describe('one-string prompts', () => {
     const after = scrapePromptText(prompt(eventSection('v3', [quotedContext], ENGINEERING)));
     expect(after.ok && after.context.channelType).toBe('unknown');
   });
+  test('prompt items that are not text blocks are skipped; error paths name the item', () => {
+    const event = chat(ALICE, 'a');
+    const items: unknown[] = [
+      undefined,
+      null,
+      5,
+      'text',
+      { type: 'image', text: 'x' },
+      { type: 'text', text: 5 },
+      { type: 'text' },
+      Object.create({ type: 'text', text: '[Buzz event: x]' }),
+      { type: 'text', text: eventSection('v4', [event], ENGINEERING) },
+    ];
+    const read = scrapePromptText(items);
+    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+    const broken = scrapePromptText([...items.slice(0, 8), { type: 'text', text: '[Buzz event: x]' }]);
+    expect(broken.ok || broken.error.message).toBe('/prompt/8/text: an event block has no valid Event ID line');
+  });
   test('a prompt that is not an array', () => {
     const read = scrapePromptText('text');
     expect(read.ok || [read.error.code, read.error.message]).toEqual([
@@ -328,6 +423,35 @@ describe('Sprout V1/V2 sections', () => {
     const events = [chat(ALICE, 'a'), chat(ALICE, 'b', { created_at: T0 + 1 })];
     const text = eventSection('v1', events, { id: ENGINEERING.id }).replace(/Time: [^\n]*01\+00:00/u, 'Time: later');
     expect(outcome([text])).toBe('invalid_prompt_text /prompt/0/text: an event block has no valid Time line');
+  });
+  test('V1: a separator not after a blank line is content', () => {
+    const events = [chat(ALICE, 'a\n--- Event 2 ---\nb'), chat(BOB, 'c')];
+    const read = scrapePromptText(prompt(eventSection('v1', events, { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a\n--- Event 2 ---\nb', 'c']);
+  });
+  test('V1: a separator of a later event quoted in an earlier one, before the real one, is content', () => {
+    const events = [chat(ALICE, 'a\n\n--- Event 3 ---\nx'), chat(BOB, 'b'), chat(ALICE, 'c')];
+    const read = scrapePromptText(prompt(eventSection('v1', events, { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a\n\n--- Event 3 ---\nx', 'b', 'c']);
+  });
+  test('V1: content ending in a newline keeps it, in every block', () => {
+    const events = [chat(ALICE, 'a\n'), chat(BOB, 'b\n')];
+    const read = scrapePromptText(prompt(eventSection('v1', events, { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a\n', 'b\n']);
+  });
+  test('V2: a Sprout header alone', () => {
+    expect(outcome(['[Sprout event: x]'])).toBe(
+      'invalid_prompt_text /prompt/0/text: an event block has no valid Channel line',
+    );
+  });
+  test('V2: a Tags line that is not JSON of string arrays stays content', () => {
+    const event = chat(ALICE, 'hello', { kind: 40_001 });
+    const text = `[Sprout event: x]\n${v2Block(event, { id: ENGINEERING.id })}\nTags: [1]`;
+    const read = scrapePromptText(prompt(text));
+    expect(read.ok && [read.context.events[0]?.content, read.context.events[0]?.tags]).toEqual([
+      'hello\nTags: [1]',
+      undefined,
+    ]);
   });
   test('V1 single: content to the end of the text', () => {
     const read = scrapePromptText(prompt(eventSection('v1', [chat(ALICE, 'a\n\nb')], { id: ENGINEERING.id })));

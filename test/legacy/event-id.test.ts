@@ -1,0 +1,52 @@
+/** The id check's own rules: the hash budget at its exact bounds, and what a match needs. */
+import { getEventHash } from 'nostr-tools/pure';
+import { expect, test } from 'vitest';
+import { HashBudget, IdChecker } from '../../src/legacy/event-id.js';
+import { LineText } from '../../src/legacy/line-text.js';
+import { ALICE, T0 } from './fixtures.js';
+
+const TAGS = [['t', 'x']];
+
+function setup(content: string, budget: number) {
+  const lines = content.split('\n');
+  const text = new LineText(
+    ['Content: ' + (lines[0] ?? ''), ...lines.slice(1), `Tags: ${JSON.stringify(TAGS)}`].join('\n'),
+  );
+  const id = getEventHash({ pubkey: ALICE, created_at: T0, kind: 9, tags: TAGS, content });
+  const head = { id, pubkey: ALICE, createdAt: T0, kind: 9, firstContent: lines[0] ?? '', contentLine: 0 };
+  return { checker: new IdChecker(text, head, new HashBudget(budget)), tagsLine: lines.length };
+}
+
+/** The characters the check charges: the JSON prefix up to the first content line, then each later piece plus its `\n`. */
+function prefixLength(first: string): number {
+  return `[0,"${ALICE}",${T0},9,${JSON.stringify(TAGS)},"${first}`.length;
+}
+
+test('a budget takes exactly what it has', () => {
+  const budget = new HashBudget(5);
+  expect(budget.take(6)).toBe(false);
+  expect(budget.take(5)).toBe(true);
+  expect(budget.take(1)).toBe(false);
+  expect(budget.take(0)).toBe(true);
+});
+
+test('one-line content: the prefix alone is charged', () => {
+  const exact = setup('hello', prefixLength('hello'));
+  expect(exact.checker.matches(TAGS, exact.tagsLine)).toBe(true);
+  const short = setup('hello', prefixLength('hello') - 1);
+  expect(short.checker.matches(TAGS, short.tagsLine)).toBeUndefined();
+});
+
+test('later content lines are charged with their newline', () => {
+  const need = prefixLength('one') + 'two\nthree'.length + 1;
+  const exact = setup('one\ntwo\nthree', need);
+  expect(exact.checker.matches(TAGS, exact.tagsLine)).toBe(true);
+  const short = setup('one\ntwo\nthree', need - 1);
+  expect(short.checker.matches(TAGS, short.tagsLine)).toBeUndefined();
+});
+
+test('other tags or an earlier end do not match', () => {
+  const { checker, tagsLine } = setup('one\ntwo', 1_000_000);
+  expect(checker.matches([['t', 'y']], tagsLine)).toBe(false);
+  expect(checker.matches(TAGS, tagsLine - 1)).toBe(false);
+});
