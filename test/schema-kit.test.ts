@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { readBuzzContext } from '../src/index.js';
 import type { BuzzMetaError } from '../src/errors.js';
-import { jobEnvelope, jsonCopy, promptParams, sampleEnvelope } from './envelope/sample.js';
+import { jobEnvelope, promptParams, sampleEnvelope } from './envelope/sample.js';
 
 function errorOf(buzz: unknown, limits: Parameters<typeof readBuzzContext>[1] = {}): BuzzMetaError {
   const result = readBuzzContext(promptParams(buzz), limits);
@@ -16,7 +16,7 @@ function errorOf(buzz: unknown, limits: Parameters<typeof readBuzzContext>[1] = 
 
 describe('size findings', () => {
   test('an over-long text is one limit_exceeded finding, even when it is also not well-formed', () => {
-    const envelope = jsonCopy(sampleEnvelope()) as { events: { content: string }[] };
+    const envelope = JSON.parse(JSON.stringify(sampleEnvelope())) as { events: { content: string }[] };
     const first = envelope.events[0];
     if (first === undefined) throw new Error('sample has events');
     first.content = `${'x'.repeat(40)}\uD800`;
@@ -30,7 +30,7 @@ describe('size findings', () => {
   });
 
   test('a too-long string of zod’s own max (the job title) is a size finding', () => {
-    const envelope = jsonCopy(jobEnvelope()) as { job: { title: string } };
+    const envelope = JSON.parse(JSON.stringify(jobEnvelope())) as { job: { title: string } };
     envelope.job.title = 'x'.repeat(1000);
     const error = errorOf(envelope);
     expect(error.issues.length).toBeGreaterThan(0);
@@ -38,7 +38,10 @@ describe('size findings', () => {
   });
 
   test('a size finding comes first, before shape findings at earlier paths', () => {
-    const envelope = jsonCopy(sampleEnvelope()) as { deliveryId: string; events: { content: string }[] };
+    const envelope = JSON.parse(JSON.stringify(sampleEnvelope())) as {
+      deliveryId: string;
+      events: { content: string }[];
+    };
     envelope.deliveryId = 'not hex';
     const first = envelope.events[0];
     if (first === undefined) throw new Error('sample has events');
