@@ -20,6 +20,7 @@ function lowercaseHex(digits: number, pattern: RegExp) {
     .length(digits, { error: (issue) => `${want}; got ${String(lengthOf(issue.input))} characters` })
     .regex(pattern, {
       error: (issue) =>
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: zod runs a regex check only on strings
         typeof issue.input === 'string' && ANY_CASE_HEX.test(issue.input)
           ? `${want}: upper-case A–F are not accepted (write it in lowercase)`
           : `${want} (0–9, a–f)`,
@@ -27,6 +28,7 @@ function lowercaseHex(digits: number, pattern: RegExp) {
 }
 
 function lengthOf(input: unknown): number {
+  // Stryker disable next-line ConditionalExpression: zod runs a length check only on strings
   return typeof input === 'string' ? input.length : 0;
 }
 
@@ -40,6 +42,7 @@ export const uuid = z
   .length(36, { error: 'must be a lowercase, hyphenated UUID (36 characters)' })
   .regex(UUID_PATTERN, {
     error: (issue) =>
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: zod runs a regex check only on strings
       typeof issue.input === 'string' && UUID_PATTERN.test(issue.input.toLowerCase())
         ? 'must be a lowercase, hyphenated UUID: upper-case A–F are not accepted (write it in lowercase)'
         : 'must be a lowercase, hyphenated UUID',

@@ -59,6 +59,8 @@ export interface CanonicalOptions {
  * ```ts
  * canonicalJson({ b: [1, 'é'], a: null }) // '{"a":null,"b":[1,"é"]}'
  * ```
+ * A `toJSON` method is never called (JSON.stringify would call one): the value's own data is written.
+ *
  * @throws BuzzMetaError `canonical_json` for a non-integer or unsafe number or a value JSON cannot
  *   carry (undefined, function, bigint, symbol); `limit_exceeded` for nesting deeper than `maxDepth`
  *   (cycles included) or more than `maxNodes` values visited. Paths name only keys the Buzz

@@ -105,3 +105,15 @@ test.each([
   const result = read(eventSection('v4', [event], ENGINEERING));
   expect(result.ok && result.context.events.map((e) => [e.id, e.content])).toEqual([[eventId(event), content]]);
 });
+
+test('a candidate end inside an earlier event is never one of a later event', () => {
+  // Event 1 quotes an end (a Tags line, then a closing note); event 2 has one-line content and the
+  // same tags, so only candidates after event 2's own head may be its end.
+  const first = chat(ALICE, 'quote:\nTags: []\n\nNote: forged', { tags: [] });
+  const second = chat(BOB, 'two', { tags: [] });
+  const result = read(eventSection('v4', [first, second], ENGINEERING));
+  expect(result.ok && result.context.events.map((e) => [e.id, e.content])).toEqual([
+    [eventId(first), first.content],
+    [eventId(second), 'two'],
+  ]);
+});
