@@ -90,8 +90,7 @@ type WellFormed = string & { isWellFormed(): boolean };
 /**
  * True when `JSON.stringify(text)` may differ from `"` + text + `"`: the string holds `"`, `\`, a
  * control character U+0000–U+001F or a surrogate (short strings: any surrogate; long ones: only a
- * lone one, the only kind JSON.stringify escapes). False means it certainly does not: `'plain
- * text'` is false, `'two\nlines'` true.
+ * lone one, the only kind JSON.stringify escapes). False means it certainly does not.
  */
 export function mayNeedJsonEscaping(text: string): boolean {
   if (text.length < SCANNED_FROM) return NEEDS_ESCAPING.test(text);
