@@ -179,8 +179,8 @@ function daysIn(year: number, month: number): number {
 
 function offsetSeconds(offset: string): number {
   if (offset === 'Z') return 0;
-  const hours = Number(offset.slice(1, 3));
-  const minutes = Number(offset.slice(4, 6));
+  const hours = digits(offset, 1, 3);
+  const minutes = digits(offset, 4, 6);
   if (hours > 23 || minutes > 59) return Number.NaN;
   const sign = offset.startsWith('-') ? -1 : 1;
   return sign * (hours * 3600 + minutes * 60);

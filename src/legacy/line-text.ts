@@ -1,15 +1,21 @@
 /**
  * A text and its lines. Structure is read line by line, but content is taken as one slice of the
- * text (not lines joined again). Line offsets are computed on first use only: a block that holds
- * no event (the context section, a user message) never needs them.
+ * text (not lines joined again), so a 1 MB message costs one split.
+ *
+ * Line offsets are found by walking from the last one asked for, not from a table built up front
+ * (allocating that table cost more than reading a 10 KB prompt's events). Readers ask in line
+ * order, so the walks add up to one pass over the text; the few jumps back (a second candidate
+ * sequence in a one-string prompt, the start of a content being hashed) are each bounded by text
+ * already read or hashed, so the total stays linear.
  */
 
 /** The text of one prompt block (or of a one-string prompt) and its `\n`-separated lines. */
 export class LineText {
   /** The lines, without their `\n`. */
   readonly lines: readonly string[];
-  /** Offset of each line's first character, plus one past the end (a string is shorter than 2^31). */
-  private starts: Int32Array | undefined;
+  /** The line whose offset was asked for last, and that offset. */
+  private cursorLine = 0;
+  private cursorOffset = 0;
 
   /** Splits `text` into lines. */
   constructor(readonly text: string) {
@@ -18,7 +24,19 @@ export class LineText {
 
   /** Offset of line `index`'s first character (`index` may be the line count: one past the end). */
   start(index: number): number {
-    return (this.starts ?? this.offsets())[index] ?? Number.NaN;
+    const lines = this.lines;
+    let line = this.cursorLine;
+    let offset = this.cursorOffset;
+    if (index < line - index) {
+      // Closer to the start than to the cursor.
+      line = 0;
+      offset = 0;
+    }
+    for (; line < index; line++) offset += (lines[line] as string).length + 1;
+    for (; line > index; line--) offset -= (lines[line - 1] as string).length + 1;
+    this.cursorLine = line;
+    this.cursorOffset = offset;
+    return offset;
   }
 
   /** Lines `from` (inclusive) to `to` (exclusive, `to > from`) as the text has them: joined with `\n`. */
@@ -27,13 +45,10 @@ export class LineText {
   }
 
   /**
-   * The indexes of the lines after `from` that start with `prefix`, in order. A test of each
-   * line's first character, not a search of the text: lines are already split, and most fail
-   * on that one character.
+   * The indexes of the lines after `from` that start with `prefix`, in order: a test of each
+   * line's first character (most fail there), not a search of the text.
    */
   linesStartingWith(prefix: string, from: number): number[] {
-    // The offsets are wanted next (content is sliced by them): the first search takes them too.
-    if (this.starts === undefined) this.offsets();
     const found: number[] = [];
     const lines = this.lines;
     const first = prefix.charCodeAt(0);
@@ -42,17 +57,5 @@ export class LineText {
       if (line.charCodeAt(0) === first && line.startsWith(prefix)) found.push(index);
     }
     return found;
-  }
-
-  private offsets(): Int32Array {
-    const lines = this.lines;
-    const starts = new Int32Array(lines.length + 1);
-    let offset = 0;
-    for (let index = 0; index < lines.length; index++) {
-      offset += (lines[index] as string).length + 1;
-      starts[index + 1] = offset;
-    }
-    this.starts = starts;
-    return starts;
   }
 }
