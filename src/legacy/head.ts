@@ -77,8 +77,7 @@ const MAX_SEEN_SENDERS = 4;
 export class SeenFields {
   private channelText: string | undefined;
   private channel: ChannelDisplay | undefined;
-  private readonly senderTexts: string[] = [];
-  private readonly senders: (RenderedSender | SenderProblem)[] = [];
+  private readonly senders: { readonly text: string; readonly sender: RenderedSender | SenderProblem }[] = [];
 
   /** {@link parseChannelDisplay}, remembered. */
   channelOf(text: string): ChannelDisplay | undefined {
@@ -91,15 +90,13 @@ export class SeenFields {
 
   /** {@link parseRichSender}, remembered for the first few senders. */
   senderOf(text: string): RenderedSender | SenderProblem {
-    const known = this.senderTexts.indexOf(text);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,UnaryOperator: a miss parses again, to the same answer
-    if (known !== -1) return this.senders[known] as RenderedSender | SenderProblem;
+    for (const known of this.senders) {
+      // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
+      if (known.text === text) return known.sender;
+    }
     const sender = parseRichSender(text);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: remembering fewer only costs time
-    if (this.senderTexts.length < MAX_SEEN_SENDERS) {
-      this.senderTexts.push(text);
-      this.senders.push(sender);
-    }
+    if (this.senders.length < MAX_SEEN_SENDERS) this.senders.push({ text, sender });
     return sender;
   }
 }

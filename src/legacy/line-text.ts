@@ -32,8 +32,8 @@ export class LineText {
       line = 0;
       offset = 0;
     }
-    for (; line < index; line++) offset += (lines[line] as string).length + 1;
-    for (; line > index; line--) offset -= (lines[line - 1] as string).length + 1;
+    for (; line < index; line++) offset += (lines[line] ?? '').length + 1;
+    for (; line > index; line--) offset -= (lines[line - 1] ?? '').length + 1;
     this.cursorLine = line;
     this.cursorOffset = offset;
     return offset;
@@ -53,7 +53,7 @@ export class LineText {
     const lines = this.lines;
     const first = prefix.charCodeAt(0);
     for (let index = from + 1; index < lines.length; index++) {
-      const line = lines[index] as string;
+      const line = lines[index] ?? '';
       if (line.charCodeAt(0) === first && line.startsWith(prefix)) found.push(index);
     }
     return found;

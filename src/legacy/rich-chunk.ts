@@ -138,8 +138,8 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   if (first === undefined) {
     return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
   }
-  if (nextViable(lines, frame.seen, candidates, first.index + 1) === undefined)
-    return chunkRead(frame.text, head, first);
+  const second = nextViable(lines, frame.seen, candidates, first.index + 1);
+  if (second === undefined) return chunkRead(frame.text, head, first);
   const checker = new IdChecker(
     frame.text,
     {
@@ -168,6 +168,9 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
 }
 
+/** Stands in for a missing list entry (never read: indexes stay below the length); its line has no tags. */
+const NO_CANDIDATE: Candidate = { tagsLine: -1, continuation: { type: 'end', next: -1 } };
+
 /** The tags of a `Tags:` line, if its value parses. */
 function tagsAt(lines: readonly string[], line: number): RenderedTags | undefined {
   return parseTags((lines[line] ?? '').slice(6));
@@ -176,7 +179,7 @@ function tagsAt(lines: readonly string[], line: number): RenderedTags | undefine
 /** The first candidate from `from` on whose tags parse. */
 function nextParsed(lines: readonly string[], candidates: readonly Candidate[], from: number): ParsedEnd | undefined {
   for (let index = from; index < candidates.length; index++) {
-    const { tagsLine, continuation } = candidates[index] as Candidate;
+    const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
     const tags = tagsAt(lines, tagsLine);
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
@@ -194,7 +197,7 @@ function nextViable(
   from: number,
 ): ParsedEnd | undefined {
   for (let index = from; index < candidates.length; index++) {
-    const { tagsLine, continuation } = candidates[index] as Candidate;
+    const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
     if (continuation.type === 'separator') {
       const at = continuation.line + 1;
       if (!hasRichShape(lines, at) || 'problem' in readHead(lines, at, 'rich', seen)) continue;
