@@ -135,7 +135,8 @@ describe('per-delivery bounds', () => {
     for (let i = Object.keys(top).length; i < 1025; i++) top[`k${String(i)}`] = i;
     expect(verdict(attestFixed(top, AGENT))).toEqual(['limit_exceeded', B]);
     const member = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
-    const first = (member.channel as { members: JsonObject[] }).members[0] as JsonObject;
+    const [first] = (member.channel as { members: JsonObject[] }).members;
+    if (first === undefined) throw new Error('the sample has members');
     for (let i = 2; i < 1025; i++) first[`k${String(i)}`] = i;
     recomputeUnkeyed(member);
     expect(verdict(attestFixed(member, AGENT))).toEqual(['limit_exceeded', `${B}/channel/members/0`]);
