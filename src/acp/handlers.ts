@@ -141,6 +141,7 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
 ): BuzzHandlers {
   const { reader, deduper, onOutcome, onCancel } = options;
   const refuseMissing = options.missing === 'refuse';
+  // Stryker disable next-line ConditionalExpression: `{ prefix: undefined }` falls back to `buzz` just the same.
   const keyOptions = options.prefix === undefined ? undefined : { prefix: options.prefix };
   const turns = new TurnRegistry();
 
@@ -157,15 +158,12 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
       const { code, path, issues } = read.error;
       if (code !== 'no_buzz_context' || refuseMissing) {
         // The deciding finding's sentence; `error.message` would repeat the path in front of it.
+        // Stryker disable next-line OptionalChaining: a BuzzMetaError always has a first issue.
         const reason = issues[0]?.message ?? read.error.message;
         return answer(params, 'refusal', { outcome: 'refused', code, path, reason });
       }
     }
-    const turn = turns.open(params.sessionId);
-    // The request's own abort (connection closed, `$/cancel_request`) cancels the turn too.
-    const onAbort = () => void turn.cancel().catch(() => undefined);
-    request.signal.addEventListener('abort', onAbort, { once: true });
-    try {
+    return turns.run(params.sessionId, request.signal, async (turn) => {
       if (read.ok) {
         const context = read.context;
         let fresh: readonly C['events'][number][] = context.events;
@@ -207,10 +205,7 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
       }
       await turn.commit();
       return response;
-    } finally {
-      request.signal.removeEventListener('abort', onAbort);
-      turns.close(params.sessionId, turn);
-    }
+    });
   };
 
   function keysOf(context: C): BuzzTurnKeys {

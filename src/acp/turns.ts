@@ -28,9 +28,9 @@ export class Turn {
     if (this.cancelled) await this.release();
   }
 
-  /** Cancels the turn: the handler's signal aborts, the claim is released. */
+  /** Cancels the turn: the handler's signal aborts (a second abort is a no-op), the claim is released. */
   async cancel(): Promise<void> {
-    if (!this.cancelled) this.#abort.abort(new Error('session/cancel'));
+    this.#abort.abort(new Error('session/cancel'));
     await this.release();
   }
 
@@ -73,6 +73,22 @@ export class TurnRegistry {
     if (turns === undefined) return;
     turns.delete(turn);
     if (turns.size === 0) this.#bySession.delete(sessionId);
+  }
+
+  /**
+   * Runs `body` as a turn of `sessionId`: open while it runs (so `session/cancel` reaches it), and
+   * cancelled when `signal` (the request's own: connection closed, `$/cancel_request`) aborts first.
+   */
+  async run<T>(sessionId: string, signal: AbortSignal, body: (turn: Turn) => Promise<T>): Promise<T> {
+    const turn = this.open(sessionId);
+    const onAbort = () => void turn.cancel().catch(() => undefined);
+    signal.addEventListener('abort', onAbort);
+    try {
+      return await body(turn);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.close(sessionId, turn);
+    }
   }
 
   /** Cancels every turn in flight of `sessionId`; returns how many there were. */

@@ -18,8 +18,6 @@ export interface FoundPrompt {
 
 /** What the input held, besides its prompts. */
 export interface InputSummary {
-  /** `session/prompt` messages found (each was passed to the callback). */
-  readonly prompts: number;
   /** JSON values that were other methods or responses, skipped. */
   readonly skipped: number;
 }
@@ -53,54 +51,45 @@ export function forEachPrompt(
   const ends = lineEnds(buffer, maxLineBytes);
   const lineText = (index: number): string =>
     buffer.toString('utf8', index === 0 ? 0 : (ends[index - 1] ?? 0) + 1, ends[index]);
-  const endsWithNewline = buffer.length > 0 && buffer[buffer.length - 1] === NEWLINE;
-  const parse = (index: number, text: string): unknown =>
-    parseLine(text, index + 1, index === ends.length - 1 && !endsWithNewline);
+  // Only the last line can end without a newline (after one, the last line is the empty rest).
+  const parse = (index: number, text: string): unknown => parseLine(text, index + 1, index === ends.length - 1);
 
-  let first = -1;
-  let firstText = '';
-  for (let index = 0; index < ends.length && first < 0; index++) {
-    const text = lineText(index);
-    if (text.trim() !== '') {
-      first = index;
-      firstText = text;
-    }
-  }
+  const first = ends.findIndex((_, index) => !isBlank(lineText(index)));
   if (first < 0) throw new CliError('the input is empty: give a JSON-RPC request, params, or an NDJSON capture');
 
-  let prompts = 0;
   let skipped = 0;
   let values = 0;
-  let only: { line: number; value: unknown } | undefined;
   const take = (line: number, value: unknown): void => {
     values++;
-    only = values === 1 ? { line, value } : undefined;
     const prompt = asPrompt(value, line);
     if (prompt === undefined) skipped++;
-    else {
-      prompts++;
-      onPrompt(prompt);
-    }
+    else onPrompt(prompt);
   };
 
+  const firstText = lineText(first);
   const head = tryParse(firstText);
-  if (head === undefined) {
-    // Not one value per line: the whole input must be one (pretty-printed) document.
-    const whole = tryParse(buffer.toString('utf8'));
-    // Neither parses: the first line's own error (parsing it alone throws).
-    take(first + 1, whole === undefined ? parse(first, firstText) : whole.value);
-  } else {
+  // Not one value per line: the whole input must be one (pretty-printed) document; when neither
+  // parses, the first line's own error (parsing it alone throws).
+  const firstValue =
+    head === undefined ? (tryParse(buffer.toString('utf8')) ?? { value: parse(first, firstText) }).value : head.value;
+  take(first + 1, firstValue);
+  if (head !== undefined) {
     // The first line is a whole value, so the input is NDJSON (one document would end there).
-    take(first + 1, head.value);
-    for (let index = first + 1; index < ends.length; index++) {
+    ends.forEach((_, index) => {
+      if (index <= first) return;
       const text = lineText(index);
-      if (text.trim() !== '') take(index + 1, parse(index, text));
-    }
+      if (!isBlank(text)) take(index + 1, parse(index, text));
+    });
   }
-  if (prompts === 0 && values === 1 && only !== undefined && !isJsonRpc(only.value)) {
-    throw new CliError(`line ${String(only.line)}: neither a JSON-RPC message nor session/prompt params`);
+  if (values === 1 && skipped === 1 && !isJsonRpc(firstValue)) {
+    throw new CliError(`line ${String(first + 1)}: neither a JSON-RPC message nor session/prompt params`);
   }
-  return { prompts, skipped };
+  return { skipped };
+}
+
+/** Whether a line holds nothing but white space (`\r` of a CRLF line end included). */
+function isBlank(text: string): boolean {
+  return text.trim() === '';
 }
 
 /** The end offset (exclusive) of every line; the last line ends at the end of the input. */
@@ -125,8 +114,9 @@ function tryParse(text: string): { value: unknown } | undefined {
   try {
     return { value: JSON.parse(text) as unknown };
   } catch {
-    return undefined;
+    // Not one JSON value: the caller decides what that means.
   }
+  return undefined;
 }
 
 function parseLine(line: string, number: number, last: boolean): unknown {
@@ -134,8 +124,9 @@ function parseLine(line: string, number: number, last: boolean): unknown {
     return JSON.parse(line) as unknown;
   } catch (error) {
     // V8 says "Unexpected end of JSON input" or "Unterminated string" when the text stops
-    // inside a value: the capture was cut (a crashed writer, a partial copy).
-    const message = error instanceof Error ? error.message : '';
+    // inside a value: the capture was cut (a crashed writer, a partial copy). JSON.parse throws
+    // SyntaxErrors only.
+    const message = String(error);
     const cut = message.includes('Unexpected end of JSON input') || message.includes('Unterminated string');
     if (cut) {
       throw new CliError(
@@ -148,25 +139,25 @@ function parseLine(line: string, number: number, last: boolean): unknown {
 
 function lineAt(bytes: Uint8Array, offset: number): number {
   let line = 1;
-  for (let i = 0; i < offset; i++) if (bytes[i] === NEWLINE) line++;
+  for (const byte of bytes.subarray(0, offset)) if (byte === NEWLINE) line++;
   return line;
 }
 
+/** The first line that is not UTF-8 (a multi-byte sequence never holds a newline byte, so one is). */
 function firstBadUtf8Line(buffer: Buffer): number {
   let start = 0;
   let line = 1;
   for (;;) {
-    let end = buffer.indexOf(NEWLINE, start);
-    if (end < 0) end = buffer.length;
-    if (!isUtf8(buffer.subarray(start, end))) return line;
-    if (end >= buffer.length) return line;
+    const end = buffer.indexOf(NEWLINE, start);
+    if (end < 0 || !isUtf8(buffer.subarray(start, end))) return line;
     start = end + 1;
     line++;
   }
 }
 
+/** Objects and arrays (JSON has no other objects); arrays own none of the keys looked for. */
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return value instanceof Object;
 }
 
 function isJsonRpc(value: unknown): boolean {

@@ -6,6 +6,7 @@ import { BuzzMetaError } from '../errors.js';
 import { createBuzzReader } from '../reader.js';
 import { CliError, EXIT } from './cli-error.js';
 import { forEachPrompt } from './input.js';
+import { OutputLines } from './output.js';
 import { renderTable } from './render.js';
 import { type PromptReport, promptReport } from './report.js';
 
@@ -14,7 +15,7 @@ export interface InspectOptions {
   /** Print one JSON object per prompt (NDJSON) instead of the table. */
   readonly json?: boolean;
   /** Pinned agent key: v1 envelopes must verify against it. */
-  readonly agentPubkey?: string;
+  readonly agentPubkey?: string | undefined;
 }
 
 /**
@@ -54,13 +55,15 @@ async function readerFor(agentPubkey: string | undefined) {
   }
 }
 
-/** `inspect`: the text to print for `bytes`. Exit code 0 whatever the prompts say. */
-export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<string> {
+/** `inspect`: what to print for `bytes` (UTF-8 bytes for `--json`). Exit code 0 whatever the prompts say. */
+export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<string | Uint8Array> {
   if (options.json === true) {
     // Serialized as they come, so each report is garbage at once instead of kept to the end.
-    const lines: string[] = [];
-    await forEachReport(bytes, options.agentPubkey, (report) => lines.push(JSON.stringify(report)));
-    return lines.length > 0 ? lines.join('\n') + '\n' : '';
+    const lines = new OutputLines();
+    await forEachReport(bytes, options.agentPubkey, (report) => {
+      lines.push(JSON.stringify(report));
+    });
+    return lines.bytes();
   }
   const { reports, skipped } = await readReports(bytes, options.agentPubkey);
   return renderTable(reports, skipped);

@@ -11,16 +11,16 @@ const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-/** What a run printed and how it ends; the process wiring lives in {@link main}. */
+/** What a run prints and how it ends; the process wiring lives in {@link main}. */
 interface Outcome {
-  readonly stdout: string;
+  readonly stdout: string | Uint8Array;
   readonly exitCode: number;
 }
 
 /** Where the command reads and writes; tests pass their own. */
 export interface CliIo {
-  /** Writes to stdout. */
-  readonly writeOut: (text: string) => void;
+  /** Writes to stdout (text, or UTF-8 bytes). */
+  readonly writeOut: (text: string | Uint8Array) => void;
   /** Writes to stderr. */
   readonly writeErr: (text: string) => void;
   /** All of stdin, or `null` when stdin is a terminal (nothing piped). */
@@ -37,8 +37,8 @@ export const processIo: CliIo = {
   env: process.env,
 };
 
-function readSource(file: string | undefined, io: CliIo): Uint8Array {
-  if (file === undefined || file === '-') {
+function readSource(file: string, io: CliIo): Uint8Array {
+  if (file === '-') {
     const piped = io.readStdin();
     if (piped === null) throw new CliError('no input: give a file, or pipe NDJSON into `-`');
     return piped;
@@ -46,14 +46,14 @@ function readSource(file: string | undefined, io: CliIo): Uint8Array {
   try {
     return readFileSync(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new CliError(`cannot read ${file} (${code})`);
+    // Every error readFileSync throws carries a code (ENOENT, EISDIR, ERR_INVALID_ARG_VALUE…).
+    throw new CliError(`cannot read ${file} (${String((error as NodeJS.ErrnoException).code)})`);
   }
 }
 
 function agentKey(given: string | undefined, io: CliIo): string | undefined {
   const fromEnv = io.env.BUZZ_AGENT_PUBKEY;
-  return given ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
+  return given ?? (fromEnv === '' ? undefined : fromEnv);
 }
 
 /*
@@ -63,7 +63,7 @@ function agentKey(given: string | undefined, io: CliIo): string | undefined {
 function program(io: CliIo, out: (outcome: Outcome) => void): Command {
   const cli = new Command('buzz-meta')
     .description('Inspect and verify the Buzz context (_meta.buzz) of ACP session/prompt traffic.')
-    .version(version, '-V, --version')
+    .version(version)
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',
@@ -80,11 +80,8 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .addOption(keyOption())
     .action(async (file: string, options: { json?: boolean; agentPubkey?: string }) => {
       const key = agentKey(options.agentPubkey, io);
-      const text = await inspect(readSource(file, io), {
-        ...(options.json === true ? { json: true } : {}),
-        ...(key === undefined ? {} : { agentPubkey: key }),
-      });
-      out({ stdout: text, exitCode: EXIT.ok });
+      const printed = await inspect(readSource(file, io), { json: options.json === true, agentPubkey: key });
+      out({ stdout: printed, exitCode: EXIT.ok });
     });
 
   cli
@@ -142,9 +139,14 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
 
 /** Runs the command with `argv` (user arguments only); returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
-  let outcome: Outcome = { stdout: '', exitCode: EXIT.ok };
+  let exitCode: number = EXIT.ok;
+  // An action calls this once, after everything it prints is known: a run that throws prints nothing.
+  const end = (outcome: Outcome): void => {
+    io.writeOut(outcome.stdout);
+    exitCode = outcome.exitCode;
+  };
   try {
-    await program(io, (o) => (outcome = o)).parseAsync(argv, { from: 'user' });
+    await program(io, end).parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander already printed help, the version or its one-line usage error.
@@ -157,6 +159,5 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     io.writeErr(`buzz-meta: ${message}\n`);
     return error instanceof CliError ? error.exitCode : EXIT.usage;
   }
-  if (outcome.stdout !== '') io.writeOut(outcome.stdout);
-  return outcome.exitCode;
+  return exitCode;
 }

@@ -8,6 +8,8 @@ import { channelKey, senderKey, senderKeys, threadKey } from '../keys.js';
 import { toNpub } from '../npub.js';
 import type { BuzzReadResult } from '../read.js';
 import type { FoundPrompt } from './input.js';
+import { isoTime } from './iso-time.js';
+import { memoized } from './memo.js';
 
 /** One event as printed. */
 export interface EventReport {
@@ -55,18 +57,7 @@ export type PromptReport = {
 );
 
 /** Senders repeat across a capture, and bech32 encoding costs ~10 µs: remember the last few thousand. */
-const npubs = new Map<string, string>();
-const NPUB_CACHE_SIZE = 4096;
-
-function npubOf(hex: string): string {
-  let npub = npubs.get(hex);
-  if (npub === undefined) {
-    npub = toNpub(hex);
-    if (npubs.size >= NPUB_CACHE_SIZE) npubs.clear();
-    npubs.set(hex, npub);
-  }
-  return npub;
-}
+const npubOf = memoized(toNpub, 4096);
 
 function eventReport(event: BuzzEvent): EventReport {
   return {
@@ -79,18 +70,13 @@ function eventReport(event: BuzzEvent): EventReport {
   };
 }
 
-function isoTime(seconds: number): string {
-  const date = new Date(seconds * 1000);
-  // Beyond the year 275760 a Date is invalid; say so rather than throw.
-  return Number.isNaN(date.getTime()) ? 'out of range' : date.toISOString().replace('.000Z', 'Z');
-}
-
 /** The report of one prompt from its read result. */
 export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptReport {
   const { line, requestId } = found;
   if (!read.ok) {
     const { code, path, issues } = read.error;
     // The deciding finding's own sentence: `error.message` repeats the path in front of it.
+    // Stryker disable next-line OptionalChaining: a BuzzMetaError always has a first issue.
     return { line, requestId, ok: false, error: { code, path, message: issues[0]?.message ?? read.error.message } };
   }
   const ctx = read.context;

@@ -14,6 +14,7 @@
 import { BuzzMetaError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { safePointer } from '../redact.js';
+import { SCANNED_FROM, mayNeedJsonEscaping } from './escape-scan.js';
 
 /** Default nesting bound; the reader passes its own `maxDepth`. */
 const DEFAULT_MAX_DEPTH = 64;
@@ -97,18 +98,12 @@ export function canonicalPieces(value: unknown, options: CanonicalOptions): Piec
 }
 
 /**
- * A string holding a character JSON.stringify escapes (`"`, `\\`, U+0000–U+001F) or any surrogate
- * (a lone one is escaped; pairs are simply left to JSON.stringify). Linear: one character class.
- */
-// eslint-disable-next-line no-control-regex -- these are the control characters JSON.stringify escapes
-const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * Appends `JSON.stringify(value)` for a scalar. A string that needs no escaping is written as three pieces around the string itself: no copy of a
- * large text is made, and the scan that decides it costs about half of JSON.stringify's.
+ * Appends `JSON.stringify(value)` for a scalar. A string that needs no escaping is written as three
+ * pieces around the string itself: no copy of a large text is made, and the scan that decides it
+ * ({@link mayNeedJsonEscaping}) costs a fraction of JSON.stringify's.
  */
 function pushText(out: Piece[], value: unknown): void {
-  if (typeof value === 'string' && !NEEDS_ESCAPING.test(value)) out.push('"', value, '"');
+  if (typeof value === 'string' && !mayNeedJsonEscaping(value)) out.push('"', value, '"');
   else out.push(JSON.stringify(value));
 }
 
@@ -170,15 +165,17 @@ function checkScalar(value: unknown, path: readonly (string | number)[]): void {
   }
 }
 
-function isScalar(value: unknown): boolean {
-  return typeof value !== 'object' || value === null;
+/** A scalar that is not a string long enough to be scanned rather than matched. */
+function isShortScalar(value: unknown): boolean {
+  return typeof value === 'string' ? value.length < SCANNED_FROM : typeof value !== 'object' || value === null;
 }
 
 function writeArray(items: readonly unknown[], depthLeft: number, state: WriteState, out: Piece[]): void {
-  // An array of scalars (a tag, the eventIds, a long list of numbers) is checked item by item and
-  // written by one JSON.stringify call; JSON.stringify would call a toJSON the array has or
-  // inherits (a polluted Object.prototype included), so such an array is written item by item.
-  if (!('toJSON' in items) && items.every(isScalar)) {
+  // An array of short scalars (a tag, the eventIds, a long list of numbers) is checked item by item
+  // and written by one JSON.stringify call; JSON.stringify would call a toJSON the array has or
+  // inherits (a polluted Object.prototype included), so such an array is written item by item, and
+  // so is one holding a long string, whose text is better written around itself (pushText).
+  if (!('toJSON' in items) && items.every(isShortScalar)) {
     items.forEach((item, index) => {
       spend(state);
       state.path.push(index);

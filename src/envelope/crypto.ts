@@ -7,7 +7,7 @@
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { nodeCrypto, secp256k1 } from '../deferred.js';
-import type { Pieces } from './canonical-json.js';
+import { type Pieces, canonicalPieces } from './canonical-json.js';
 
 /**
  * Texts shorter than this are joined into batches of about this many UTF-16 units before they are
@@ -83,7 +83,9 @@ export interface NostrEventFields {
 /**
  * The NIP-01 serialization of an event, `[0,pubkey,created_at,kind,tags,content]` as
  * `JSON.stringify` writes it (what nostr-tools' `serializeEvent` returns for a valid event), as
- * pieces. `contentText`, when given, is the content already written as JSON text (pieces whose
+ * pieces. Tags and content are written as canonical JSON writes them (the same text for strings and
+ * arrays of strings), so a long value is scanned rather than escaped and never copied.
+ * `contentText`, when given, is the content already written as JSON text (pieces whose
  * concatenation is `JSON.stringify(content)`), so a large content is not scanned a second time.
  */
 export function nostrEventPieces(event: NostrEventFields, contentText?: Pieces): Pieces {
@@ -95,12 +97,15 @@ export function nostrEventPieces(event: NostrEventFields, contentText?: Pieces):
     ',',
     JSON.stringify(event.kind),
     ',',
-    JSON.stringify(event.tags),
+    canonicalPieces(event.tags, EVENT_TEXT_OPTIONS),
     ',',
-    contentText ?? JSON.stringify(event.content),
+    contentText ?? canonicalPieces(event.content, EVENT_TEXT_OPTIONS),
     ']',
   ];
 }
+
+/** Tags are arrays of strings inside an array; the schema-checked event has no deeper values. */
+const EVENT_TEXT_OPTIONS = { maxDepth: 2, maxNodes: Number.MAX_SAFE_INTEGER } as const;
 
 /** The NIP-01 id of an event: sha256 of its serialization ({@link nostrEventPieces}), as 64 hex. */
 export function nostrEventId(event: NostrEventFields, contentText?: Pieces): string {

@@ -80,15 +80,18 @@ export interface EnvelopeHashes {
   readonly deliveryId: string;
   /** The recomputed `membershipRevision`. */
   readonly membershipRevision: string;
-  /** The NIP-01 id of each event, in order. */
-  readonly eventIds: readonly string[];
+  /**
+   * The NIP-01 id of each event, in order, computed on the call: the verifier asks only once the
+   * envelope's own checks hold, so a forged delivery is hashed once, not twice.
+   */
+  readonly eventIds: () => readonly string[];
 }
 
 /**
  * Recomputes every hash of a received envelope, walking each value once: the canonical texts of
  * `channel`, its `members` and `reply`, written for the attestation digest, are reused for
- * `deliveryId` and `membershipRevision`, and each event's escaped content for its NIP-01 id,
- * instead of being canonicalized or escaped again. `events` is the schema-checked copy of the
+ * `deliveryId` and `membershipRevision`, and each event's escaped content for its NIP-01 id
+ * (computed later, on request), instead of being canonicalized or escaped again. `events` is the schema-checked copy of the
  * received events; an id is always computed from it (a reused text only when it was written from
  * the very same content string).
  */
@@ -113,10 +116,11 @@ export function envelopeHashes(
   });
   const options = { maxDepth, maxNodes, texts, members, keyLists };
   const digest = sha256OfPieces(canonicalPieces(signed, options), domainPrefix(ENVELOPE_DOMAIN));
-  const eventIds = events.map((event, index) => {
-    const content = written[index]?.get('content');
-    return nostrEventId(event, content?.value === event.content ? content.pieces : undefined);
-  });
+  const eventIds = (): readonly string[] =>
+    events.map((event, index) => {
+      const content = written[index]?.get('content');
+      return nostrEventId(event, content?.value === event.content ? content.pieces : undefined);
+    });
   const subject: Record<string, unknown> = {
     version: received.version,
     channel: received.channel,

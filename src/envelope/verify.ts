@@ -1,15 +1,17 @@
 /**
  * Verification of a v1 envelope against the agent's pinned pubkey. The trust boundary of the SDK:
- * only what passes every check here may be labelled `verified`. Checks run cheapest first, and the
- * per-event signatures run only once the attestation holds, so a forged delivery costs one
- * Schnorr verification, not a hundred.
+ * only what passes every check here may be labelled `verified`. Checks run in the order of the wire
+ * contract: the envelope's own (keys, payloadHash, deliveryId, membershipRevision, channel binding,
+ * reply), then the attestation signature, and only then the per-event work (NIP-01 ids, then
+ * signatures). A delivery that fails a stage is not examined further, so a forged one is hashed once
+ * (for the digest) and costs at most one Schnorr verification.
  */
 import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, asBuzzError, pointer } from '../errors.js';
 import { DEFAULT_LIMITS, type BuzzLimits, resolveLimits } from '../limits.js';
 import { toHexPubkey } from '../npub.js';
 import { checkInputBounds } from '../input-bounds.js';
 import { BUZZ_PATH, checkArrayLength, parseWith } from '../schema-kit.js';
-import { bytesToHex, nostrEventId } from './crypto.js';
+import { bytesToHex } from './crypto.js';
 import { jsVerifier, type SignatureVerifier } from './signatures.js';
 import { envelopeHashes } from './hashes.js';
 import { type EnvelopeV1, envelopeParser } from './schema.js';
@@ -140,8 +142,8 @@ export function checkEnvelope(
   }
 
   let digest: Uint8Array | undefined;
-  // NIP-01 ids, computed with the hashes (reusing each content's escaped text) when those can be.
-  let eventIds: readonly string[] | undefined;
+  // NIP-01 ids, computed on request (reusing each content's escaped text) once the envelope holds.
+  let eventIds: (() => readonly string[]) | undefined;
   try {
     const hashes = envelopeHashes(
       received,
@@ -177,9 +179,6 @@ export function checkEnvelope(
   }
 
   envelope.events.forEach((event, index) => {
-    if ((eventIds?.[index] ?? nostrEventId(event)) !== event.id) {
-      fail('event_id_mismatch', ['events', index, 'id'], 'the event id is not the NIP-01 hash of the event');
-    }
     if (!isBoundToChannel(event.tags, envelope.channel.id)) {
       fail(
         'event_channel_mismatch',
@@ -192,30 +191,43 @@ export function checkEnvelope(
   if (last !== undefined && envelope.reply.replyToEventId !== last.id) {
     fail('reply_mismatch', ['reply', 'replyToEventId'], 'replyToEventId is not the id of the last event');
   }
+  if (failures.length > 0 || digest === undefined || eventIds === undefined) return failed(failures);
 
-  if (agentPubkey !== undefined && failures.length === 0 && digest !== undefined) {
-    if (!verifier.verifyDigest(envelope.attestation.signature, digest, agentPubkey)) {
-      fail(
-        'attestation_signature_invalid',
-        ['attestation', 'signature'],
-        'the attestation signature does not verify with the pinned key',
-      );
-    } else {
-      envelope.events.forEach((event, index) => {
-        if (!verifier.verifyEvent(event)) {
-          fail(
-            'event_signature_invalid',
-            ['events', index, 'sig'],
-            'the event signature does not verify with its author’s pubkey',
-          );
-        }
-      });
-    }
+  if (agentPubkey !== undefined && !verifier.verifyDigest(envelope.attestation.signature, digest, agentPubkey)) {
+    fail(
+      'attestation_signature_invalid',
+      ['attestation', 'signature'],
+      'the attestation signature does not verify with the pinned key',
+    );
+    return failed(failures);
   }
 
-  const [first, ...rest] = failures;
-  if (first !== undefined) return { ok: false, error: new BuzzMetaError(first, ...rest) };
+  const ids = eventIds();
+  envelope.events.forEach((event, index) => {
+    if (ids[index] !== event.id) {
+      fail('event_id_mismatch', ['events', index, 'id'], 'the event id is not the NIP-01 hash of the event');
+    }
+  });
+  if (agentPubkey !== undefined && failures.length === 0) {
+    envelope.events.forEach((event, index) => {
+      if (!verifier.verifyEvent(event)) {
+        fail(
+          'event_signature_invalid',
+          ['events', index, 'sig'],
+          'the event signature does not verify with its author’s pubkey',
+        );
+      }
+    });
+  }
+
+  if (failures.length > 0) return failed(failures);
   return { ok: true, envelope, keyed: agentPubkey !== undefined };
+}
+
+/** The check's result for a non-empty list of failures. */
+function failed(failures: readonly BuzzIssue[]): EnvelopeCheck {
+  const [first, ...rest] = failures as [BuzzIssue, ...BuzzIssue[]];
+  return { ok: false, error: new BuzzMetaError(first, ...rest) };
 }
 
 /**

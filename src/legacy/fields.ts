@@ -79,9 +79,10 @@ export function parseRichSender(value: string): RenderedSender | SenderProblem {
 
 function pair(npub: string, hex: string, label: string | undefined): RenderedSender | SenderProblem {
   const decoded = npubToHex(npub);
-  if (decoded === undefined || !isHex64(hex)) return 'malformed';
-  if (decoded !== hex) return 'mismatch';
-  return label === undefined ? { pubkey: hex } : { pubkey: hex, label };
+  if (decoded === undefined) return 'malformed';
+  // The decoded npub is 64 lowercase hex, so a hex equal to it needs no check of its own.
+  if (decoded !== hex) return isHex64(hex) ? 'mismatch' : 'malformed';
+  return label === undefined ? { pubkey: decoded } : { pubkey: decoded, label };
 }
 
 /**
@@ -119,7 +120,8 @@ function npubToHex(value: string): string | undefined {
     return undefined;
   }
   if (decodedNpubs.size >= MAX_DECODED_NPUBS) decodedNpubs.clear();
-  decodedNpubs.set(value, hex);
+  // The key is a copy: `value` is a slice of the prompt and would keep the whole text alive.
+  decodedNpubs.set(value.split('').join(''), hex);
   return hex;
 }
 
@@ -177,8 +179,8 @@ function daysIn(year: number, month: number): number {
 
 function offsetSeconds(offset: string): number {
   if (offset === 'Z') return 0;
-  const hours = Number(offset.slice(1, 3));
-  const minutes = Number(offset.slice(4, 6));
+  const hours = digits(offset, 1, 3);
+  const minutes = digits(offset, 4, 6);
   if (hours > 23 || minutes > 59) return Number.NaN;
   const sign = offset.startsWith('-') ? -1 : 1;
   return sign * (hours * 3600 + minutes * 60);

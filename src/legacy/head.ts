@@ -13,6 +13,7 @@ import {
   parseRichSender,
   parseTime,
   type RenderedSender,
+  type SenderProblem,
 } from './fields.js';
 import { isHex64 } from '../hex.js';
 import type { LineText } from './line-text.js';
@@ -50,8 +51,66 @@ export function sproutLayout(firstLine: string | undefined): BlockLayout {
   return firstLine?.startsWith('Event ID: ') === true ? 'rich' : 'v2';
 }
 
-/** Reads the head of an event block whose first field line is `lines[at]`. */
-export function readHead(lines: readonly string[], at: number, layout: BlockLayout): EventHead | HeadProblem {
+/** The labels of a rich block's head lines, in order. */
+const RICH_LABELS = ['Event ID: ', 'Channel: ', 'Kind: ', 'From: ', 'Time: ', 'Content: '] as const;
+
+/**
+ * Whether the lines from `at` carry a rich head's labels in order: a test of a few prefixes, so
+ * a forged separator followed by anything else is dismissed before any value is validated.
+ */
+export function hasRichShape(lines: readonly string[], at: number): boolean {
+  for (let index = 0; index < RICH_LABELS.length; index++) {
+    if (lines[at + index]?.startsWith(RICH_LABELS[index] as string) !== true) return false;
+  }
+  return true;
+}
+
+/** At most this many distinct senders are remembered per section (a delivery has a few). */
+const MAX_SEEN_SENDERS = 4;
+
+/**
+ * The `Channel:` and `From:` values already read in one section, and what they parsed to: every
+ * block of a delivery names the same channel and one of a few senders, and reading them again
+ * costs more than the rest of a head. Values are compared whole, so a hit is the same text and
+ * therefore the same answer. One per section, dropped with it: it keeps no prompt text alive.
+ */
+export class SeenFields {
+  private channelText: string | undefined;
+  private channel: ChannelDisplay | undefined;
+  private readonly senders: { readonly text: string; readonly sender: RenderedSender | SenderProblem }[] = [];
+
+  /** {@link parseChannelDisplay}, remembered. */
+  channelOf(text: string): ChannelDisplay | undefined {
+    // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
+    if (text === this.channelText) return this.channel;
+    this.channelText = text;
+    this.channel = parseChannelDisplay(text);
+    return this.channel;
+  }
+
+  /** {@link parseRichSender}, remembered for the first few senders. */
+  senderOf(text: string): RenderedSender | SenderProblem {
+    for (const known of this.senders) {
+      // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
+      if (known.text === text) return known.sender;
+    }
+    const sender = parseRichSender(text);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: remembering fewer only costs time
+    if (this.senders.length < MAX_SEEN_SENDERS) this.senders.push({ text, sender });
+    return sender;
+  }
+}
+
+/**
+ * Reads the head of an event block whose first field line is `lines[at]`; `seen` remembers the
+ * channel and senders of the section's earlier blocks (rich layout).
+ */
+export function readHead(
+  lines: readonly string[],
+  at: number,
+  layout: BlockLayout,
+  seen?: SeenFields,
+): EventHead | HeadProblem {
   let line = at;
   let id: string | null = null;
   if (layout === 'rich') {
@@ -60,7 +119,12 @@ export function readHead(lines: readonly string[], at: number, layout: BlockLayo
     id = value;
   }
   const channelText = fieldValue(lines[line++], 'Channel: ');
-  const channel = channelText === undefined ? undefined : parseChannelDisplay(channelText);
+  const channel =
+    channelText === undefined
+      ? undefined
+      : seen === undefined
+        ? parseChannelDisplay(channelText)
+        : seen.channelOf(channelText);
   if (channel === undefined || (layout !== 'rich' && channel.name !== undefined)) {
     return { problem: 'an event block has no valid Channel line' };
   }
@@ -73,7 +137,12 @@ export function readHead(lines: readonly string[], at: number, layout: BlockLayo
   }
   const fromText = fieldValue(lines[line++], 'From: ');
   if (fromText === undefined) return { problem: 'an event block has no From line' };
-  const sender = layout === 'rich' ? parseRichSender(fromText) : parseBareSender(fromText);
+  const sender =
+    layout !== 'rich'
+      ? parseBareSender(fromText)
+      : seen === undefined
+        ? parseRichSender(fromText)
+        : seen.senderOf(fromText);
   if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree" };
   if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
   const timeText = fieldValue(lines[line++], 'Time: ');

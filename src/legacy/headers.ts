@@ -44,8 +44,11 @@ const MERGE_SINGLE: Readonly<Record<string, SectionRole>> = {
   [`[New message${EM}arrived while you were working]`]: 'events',
   [`[New request${EM}supersedes previous]`]: 'events',
 };
-/** Bracket merge headers with a count: the text before ` — N events]`. */
-const MERGE_MULTI = [`[New messages${EM}arrived while you were working`, `[New request${EM}supersedes previous`];
+/** Bracket merge headers with a count: the text before `N events]`. */
+const MERGE_MULTI = [
+  `[New messages${EM}arrived while you were working${EM}`,
+  `[New request${EM}supersedes previous${EM}`,
+];
 
 /** XML merge frames (V5), by element name. */
 const XML_MERGE: Readonly<Record<string, SectionRole>> = {
@@ -63,11 +66,16 @@ export function sectionHeader(line: string): SectionHeader | undefined {
   return bracketHeader(line);
 }
 
+/** The single-event and batch header prefixes of each brand (built once: this runs for every candidate line). */
+const BRANDS = [
+  { era: 'v4', single: '[Buzz event: ', batch: `[Buzz events${EM}` },
+  { era: 'v2', single: '[Sprout event: ', batch: `[Sprout events${EM}` },
+] as const;
+
 function bracketHeader(line: string): SectionHeader | undefined {
-  for (const brand of ['Buzz', 'Sprout'] as const) {
-    const era: Era = brand === 'Buzz' ? 'v4' : 'v2';
-    if (line.startsWith(`[${brand} event: `)) return { era, role: 'events', form: 'single', merge: false };
-    const declared = batchCount(line, `[${brand} events${EM}`);
+  for (const { era, single, batch } of BRANDS) {
+    if (line.startsWith(single)) return { era, role: 'events', form: 'single', merge: false };
+    const declared = batchCount(line, batch);
     if (declared !== undefined) return { era, role: 'events', form: 'chunks', declared, merge: false };
   }
   if (line === '[Sprout @mention]') return { era: 'v1', role: 'events', form: 'single', merge: false };
@@ -76,7 +84,7 @@ function bracketHeader(line: string): SectionHeader | undefined {
   const role = Object.hasOwn(MERGE_SINGLE, line) ? MERGE_SINGLE[line] : undefined;
   if (role !== undefined) return { era: 'v3', role, form: 'chunks', merge: true };
   for (const prefix of MERGE_MULTI) {
-    const declared = batchCount(line, prefix + EM);
+    const declared = batchCount(line, prefix);
     if (declared !== undefined) return { era: 'v3', role: 'events', form: 'chunks', declared, merge: true };
   }
   return undefined;

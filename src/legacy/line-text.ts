@@ -1,32 +1,42 @@
 /**
  * A text and its lines. Structure is read line by line, but content is taken as one slice of the
- * text (not lines joined again), and lines that start with a given prefix are found with
- * `indexOf` over the text instead of a test of every line: a 1 MB message costs one split.
+ * text (not lines joined again), so a 1 MB message costs one split.
+ *
+ * Line offsets are found by walking from the last one asked for, not from a table built up front
+ * (allocating that table cost more than reading a 10 KB prompt's events). Readers ask in line
+ * order, so the walks add up to one pass over the text; the few jumps back (a second candidate
+ * sequence in a one-string prompt, the start of a content being hashed) are each bounded by text
+ * already read or hashed, so the total stays linear.
  */
 
 /** The text of one prompt block (or of a one-string prompt) and its `\n`-separated lines. */
 export class LineText {
   /** The lines, without their `\n`. */
   readonly lines: readonly string[];
-  /** Offset of each line's first character, plus one past the end (a string is shorter than 2^31). */
-  private readonly starts: Int32Array;
+  /** The line whose offset was asked for last, and that offset. */
+  private cursorLine = 0;
+  private cursorOffset = 0;
 
   /** Splits `text` into lines. */
   constructor(readonly text: string) {
-    const lines = text.split('\n');
-    const starts = new Int32Array(lines.length + 1);
-    let index = 0;
-    for (const line of lines) {
-      starts[index + 1] = (starts[index] ?? 0) + line.length + 1;
-      index++;
-    }
-    this.lines = lines;
-    this.starts = starts;
+    this.lines = text.split('\n');
   }
 
   /** Offset of line `index`'s first character (`index` may be the line count: one past the end). */
   start(index: number): number {
-    return this.starts[index] ?? Number.NaN;
+    const lines = this.lines;
+    let line = this.cursorLine;
+    let offset = this.cursorOffset;
+    if (index < line - index) {
+      // Closer to the start than to the cursor.
+      line = 0;
+      offset = 0;
+    }
+    for (; line < index; line++) offset += (lines[line] ?? '').length + 1;
+    for (; line > index; line--) offset -= (lines[line - 1] ?? '').length + 1;
+    this.cursorLine = line;
+    this.cursorOffset = offset;
+    return offset;
   }
 
   /** Lines `from` (inclusive) to `to` (exclusive, `to > from`) as the text has them: joined with `\n`. */
@@ -34,23 +44,17 @@ export class LineText {
     return this.text.slice(this.start(from), this.start(to) - 1);
   }
 
-  /** The indexes of the lines after `from` that start with `prefix`, in order. */
+  /**
+   * The indexes of the lines after `from` that start with `prefix`, in order: a test of each
+   * line's first character (most fail there), not a search of the text.
+   */
   linesStartingWith(prefix: string, from: number): number[] {
     const found: number[] = [];
-    const starts = this.starts;
-    const needle = '\n' + prefix;
-    let line = from;
-    let offset = this.text.indexOf(needle, starts[from]);
-    while (offset !== -1) {
-      // The line that starts right after this `\n`: the first line after `line` whose start is past it.
-      let high = starts.length - 1;
-      while (line < high) {
-        const middle = (line + high) >>> 1;
-        if ((starts[middle] ?? 0) > offset) high = middle;
-        else line = middle + 1;
-      }
-      found.push(line);
-      offset = this.text.indexOf(needle, offset + 1);
+    const lines = this.lines;
+    const first = prefix.charCodeAt(0);
+    for (let index = from + 1; index < lines.length; index++) {
+      const line = lines[index] ?? '';
+      if (line.charCodeAt(0) === first && line.startsWith(prefix)) found.push(index);
     }
     return found;
   }

@@ -7,7 +7,7 @@
  * one (a forged end cannot produce it without a sha256 preimage), and none hashing is ambiguous.
  */
 import { parseTags, type RenderedTags } from './fields.js';
-import { contentOf, type EventHead, readHead } from './head.js';
+import { contentOf, type EventHead, hasRichShape, readHead, type SeenFields } from './head.js';
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
 import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
@@ -17,8 +17,19 @@ export type Continuation =
   | { readonly type: 'separator'; readonly number: number; readonly line: number }
   | { readonly type: 'end'; readonly next: number };
 
-/** A line that could end an event block: a `Tags:` line followed by structure. */
+/**
+ * A line that could end an event block: a `Tags:` line followed by structure. It is a candidate
+ * only if its value parses as tags too; that is checked when a block looks at it (see
+ * {@link tagsAt}), so a flood of forged ends is not parsed line by line.
+ */
 interface Candidate {
+  readonly tagsLine: number;
+  readonly continuation: Continuation;
+}
+
+/** A candidate whose tags parse, and its place in the list it was taken from. */
+interface ParsedEnd {
+  readonly index: number;
   readonly tagsLine: number;
   readonly tags: RenderedTags;
   readonly continuation: Continuation;
@@ -42,11 +53,9 @@ export class SectionEnds {
       const after = lines[tagsLine + 1]?.startsWith('Parsed: ') === true ? tagsLine + 2 : tagsLine + 1;
       const next = continuation(after);
       if (next === undefined) continue;
-      const tags = parseTags((lines[tagsLine] ?? '').slice(6));
-      if (tags === undefined) continue;
       const key = next.type === 'end' ? 0 : next.number;
       const list = this.byNext.get(key);
-      const candidate = { tagsLine, tags, continuation: next };
+      const candidate = { tagsLine, continuation: next };
       if (list === undefined) this.byNext.set(key, [candidate]);
       else list.push(candidate);
     }
@@ -56,6 +65,11 @@ export class SectionEnds {
   after(line: number, nextSeparator: number | undefined, mayEnd: boolean): readonly Candidate[] {
     const separated = nextSeparator === undefined ? [] : tailAfter(this.byNext.get(nextSeparator), line);
     const ending = mayEnd ? tailAfter(this.byNext.get(0), line) : [];
+    // Most blocks have one kind of end only: nothing to merge (merging gives the same list).
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut to the same result
+    if (ending.length === 0) return separated;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut to the same result
+    if (separated.length === 0) return ending;
     // In line order: the id check feeds one running hash forward from candidate to candidate.
     const merged: Candidate[] = [];
     let e = 0;
@@ -92,6 +106,8 @@ export interface ChunkFrame {
   readonly nextSeparator: number | undefined;
   /** Whether this block may be the last of its section. */
   readonly mayEnd: boolean;
+  /** The channel and senders read in the section so far. */
+  readonly seen: SeenFields;
 }
 
 /** A block read whole: the event and what follows it. */
@@ -103,17 +119,27 @@ export interface ChunkRead {
 /** Reads the rich event block whose first field line is `at`. */
 export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failure {
   const lines = frame.text.lines;
-  const head = readHead(lines, at, 'rich');
+  const head = readHead(lines, at, 'rich', frame.seen);
   if ('problem' in head) return fail('invalid', head.problem);
   let candidates = frame.ends.after(head.contentLine, frame.nextSeparator, frame.mayEnd);
-  if (candidates.length === 0) {
+  let only = nextParsed(lines, candidates, 0);
+  if (only === undefined) {
     // The header may overstate the count: with no separator where the next block would start,
     // this block is the last one. (Only then: the real end is among the candidates of a true frame.)
     candidates = frame.ends.after(head.contentLine, undefined, true);
+    only = nextParsed(lines, candidates, 0);
   }
-  const [only] = candidates;
   if (only === undefined) return fail('invalid', 'an event block has no Tags line where its section expects one');
-  if (candidates.length === 1) return chunkRead(frame.text, head, only);
+  if (nextParsed(lines, candidates, only.index + 1) === undefined) return chunkRead(frame.text, head, only);
+  // An end followed by a separator is real only if a readable block follows it: the host's own end
+  // always is. So when exactly one candidate is, it is the only reading, as a lone candidate is,
+  // and nothing needs hashing; a flood of forged separators costs a look at each, no more.
+  const first = nextViable(lines, frame.seen, candidates, 0);
+  if (first === undefined) {
+    return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
+  }
+  const second = nextViable(lines, frame.seen, candidates, first.index + 1);
+  if (second === undefined) return chunkRead(frame.text, head, first);
   const checker = new IdChecker(
     frame.text,
     {
@@ -126,22 +152,63 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
     },
     frame.budget,
   );
-  for (const candidate of candidates) {
-    // An end followed by a separator is real only if a readable block follows it. Skipping one
-    // that is not cannot pick a forged reading: if it was the real end, no other candidate can
-    // hash to the id, and the read fails below.
-    const continuation = candidate.continuation;
-    if (continuation.type === 'separator' && 'problem' in readHead(lines, continuation.line + 1, 'rich')) continue;
-    const matches = checker.matches(candidate.tags, candidate.tagsLine);
+  // Several readable readings: the one whose fields hash to the rendered id, in line order (a
+  // forged end cannot produce it without a sha256 preimage). Each candidate is looked at once.
+  for (
+    let end: ParsedEnd | undefined = first;
+    end !== undefined;
+    end = nextViable(lines, frame.seen, candidates, end.index + 1)
+  ) {
+    const matches = checker.matches(end.tags, end.tagsLine);
     if (matches === undefined) {
       return fail('ambiguous', 'too many possible event boundaries to check against their event ids');
     }
-    if (matches) return chunkRead(frame.text, head, candidate);
+    if (matches) return chunkRead(frame.text, head, end);
   }
   return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
 }
 
-function chunkRead(text: LineText, head: EventHead, end: Candidate): ChunkRead {
+/** Stands in for a missing list entry (never read: indexes stay below the length); its line has no tags. */
+const NO_CANDIDATE: Candidate = { tagsLine: -1, continuation: { type: 'end', next: -1 } };
+
+/** The tags of a `Tags:` line, if its value parses. */
+function tagsAt(lines: readonly string[], line: number): RenderedTags | undefined {
+  return parseTags((lines[line] ?? '').slice(6));
+}
+
+/** The first candidate from `from` on whose tags parse. */
+function nextParsed(lines: readonly string[], candidates: readonly Candidate[], from: number): ParsedEnd | undefined {
+  for (let index = from; index < candidates.length; index++) {
+    const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
+    const tags = tagsAt(lines, tagsLine);
+    if (tags !== undefined) return { index, tagsLine, tags, continuation };
+  }
+  return undefined;
+}
+
+/**
+ * The first candidate from `from` on that could be the host's end: its tags parse, and a readable
+ * block (or the section's end) follows it. The structure is looked at before the tags are parsed.
+ */
+function nextViable(
+  lines: readonly string[],
+  seen: SeenFields,
+  candidates: readonly Candidate[],
+  from: number,
+): ParsedEnd | undefined {
+  for (let index = from; index < candidates.length; index++) {
+    const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
+    if (continuation.type === 'separator') {
+      const at = continuation.line + 1;
+      if (!hasRichShape(lines, at) || 'problem' in readHead(lines, at, 'rich', seen)) continue;
+    }
+    const tags = tagsAt(lines, tagsLine);
+    if (tags !== undefined) return { index, tagsLine, tags, continuation };
+  }
+  return undefined;
+}
+
+function chunkRead(text: LineText, head: EventHead, end: ParsedEnd): ChunkRead {
   const event: Mutable<ScrapedEvent> = {
     id: head.id,
     sender: head.sender.pubkey,

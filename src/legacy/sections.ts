@@ -7,7 +7,7 @@
  */
 import { isTrailer, type SectionHeader, sectionHeader, separatorNumber } from './headers.js';
 import { type HashBudget } from './event-id.js';
-import { sproutLayout } from './head.js';
+import { SeenFields, sproutLayout } from './head.js';
 import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
 import { readPlainSection } from './plain-chunk.js';
 import type { LineText } from './line-text.js';
@@ -99,10 +99,11 @@ function readRichSection(
 ): SectionStep | Failure {
   const lines = text.lines;
   const ends = new SectionEnds(text, first, continuationOf(lines, header));
+  const seen = new SeenFields();
   const diagnostics: string[] = [];
   const events: ScrapedEvent[] = [];
   if (header.form === 'single') {
-    const read = readRichChunk({ text, budget, ends, nextSeparator: undefined, mayEnd: true }, first);
+    const read = readRichChunk({ text, budget, ends, nextSeparator: undefined, mayEnd: true, seen }, first);
     if (isFailure(read)) return read;
     return { section: { header, headerLine, events: [read.event], diagnostics: [] }, next: endOf(read.continuation) };
   }
@@ -114,7 +115,7 @@ function readRichSection(
   for (let number = 1; ; number++) {
     const mayEnd = declared === undefined || number >= declared;
     // A block that ends the section before the declared count is reported below.
-    const read = readRichChunk({ text, budget, ends, nextSeparator: number + 1, mayEnd }, at + 1);
+    const read = readRichChunk({ text, budget, ends, nextSeparator: number + 1, mayEnd, seen }, at + 1);
     if (isFailure(read)) return read;
     events.push(read.event);
     if (read.continuation.type === 'end') {

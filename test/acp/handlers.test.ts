@@ -339,3 +339,131 @@ describe('buzzHandlers: steer merges', () => {
     expect(deduper.settles).toEqual(['commit:1', 'commit:0', 'release:0']);
   });
 });
+
+describe('buzzHandlers: dedup edges', () => {
+  const eventA = { id: 'a'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 1 };
+  const eventB = { id: 'b'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 2 };
+  const delivery = (events: unknown[]) => ({ ...draft, events });
+
+  test('a prompt with fresh and seen events reaches the handler with only the fresh ones to do', async () => {
+    const deduper = setDeduper();
+    const turns: unknown[] = [];
+    await withAgent(
+      { deduper },
+      ({ buzz }) => {
+        turns.push({ fresh: buzz?.fresh.map((e) => e.id), seen: buzz?.seen.map((e) => e.id) });
+        return endTurn;
+      },
+      async (host, sessionId) => {
+        await host.request(methods.agent.session.prompt, params(sessionId, delivery([eventA])));
+        await host.request(methods.agent.session.prompt, params(sessionId, delivery([eventA, eventB])));
+      },
+    );
+    expect(turns).toEqual([
+      { fresh: [eventA.id], seen: [] },
+      { fresh: [eventB.id], seen: [eventA.id] },
+    ]);
+    expect(deduper.settles).toEqual(['commit:1', 'commit:1']);
+  });
+
+  test('a deduper whose claims leave carried out: a redelivery is still all-seen', async () => {
+    const deduper = setDeduper({ withoutCarried: true });
+    let called = 0;
+    const responses = await withAgent(
+      { deduper },
+      ({ buzz }) => {
+        called++;
+        expect(buzz?.carried).toEqual([]);
+        return endTurn;
+      },
+      async (host, sessionId) => [
+        await host.request(methods.agent.session.prompt, params(sessionId, draft)),
+        await host.request(methods.agent.session.prompt, params(sessionId, draft)),
+      ],
+    );
+    expect(called).toBe(1);
+    expect(responses).toEqual([
+      endTurn,
+      { stopReason: 'end_turn', _meta: { buzzMeta: { outcome: 'all-seen', seen: 1 } } },
+    ]);
+  });
+
+  test('session/cancel while the deduper is still claiming: cancelled, handler never called, claim released', async () => {
+    let claimStarted!: () => void;
+    const claiming = new Promise<void>((resolve) => (claimStarted = resolve));
+    let openStore!: () => void;
+    const store = new Promise<void>((resolve) => (openStore = resolve));
+    const deduper = setDeduper({
+      beforeClaim: () => {
+        claimStarted();
+        return store;
+      },
+    });
+    const outcomes: BuzzPromptOutcome[] = [];
+    let called = 0;
+    let cancelSeen!: () => void;
+    const cancelled = new Promise<void>((resolve) => (cancelSeen = resolve));
+    const response = await withAgent(
+      {
+        deduper,
+        onOutcome: (o) => outcomes.push(o),
+        onCancel: () => {
+          cancelSeen();
+        },
+      },
+      () => {
+        called++;
+        return endTurn;
+      },
+      async (host, sessionId) => {
+        const answer = host.request(methods.agent.session.prompt, params(sessionId, draft));
+        await claiming;
+        await host.notify(methods.agent.session.cancel, { sessionId });
+        await cancelled;
+        openStore();
+        return answer;
+      },
+    );
+    expect(response).toEqual({ stopReason: 'cancelled', _meta: { buzzMeta: { outcome: 'cancelled' } } });
+    expect(outcomes).toEqual([{ outcome: 'cancelled' }]);
+    expect(called).toBe(0);
+    expect(deduper.settles).toEqual(['release:1']);
+  });
+});
+
+describe('buzzHandlers: the request itself ends', () => {
+  test('the connection closes mid-turn: the turn is cancelled and its claim released, not committed', async () => {
+    const deduper = setDeduper();
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finished!: (aborted: boolean) => void;
+    const handlerDone = new Promise<boolean>((resolve) => (finished = resolve));
+    await withAgent(
+      { deduper },
+      async ({ signal }) => {
+        started();
+        await new Promise((resolve) => {
+          signal.addEventListener('abort', resolve, { once: true });
+        });
+        finished(signal.aborted);
+        // Ignores the abort and answers, as a handler that finishes its work anyway would.
+        return endTurn;
+      },
+      async (host, sessionId) => {
+        void host.request(methods.agent.session.prompt, params(sessionId, draft)).catch(() => undefined);
+        await running;
+        // Returning closes the connection with the turn still running.
+      },
+    );
+    expect(await handlerDone).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(deduper.settles).toEqual(['release:1']);
+  });
+
+  test('the cancel handler works without an onCancel of the agent', async () => {
+    const reader = await createBuzzReader({ backend: 'js' });
+    const handlers = buzzHandlers({ reader }, () => endTurn);
+    const notification = { params: { sessionId: 'nobody' } } as Parameters<typeof handlers.cancel>[0];
+    await expect(handlers.cancel(notification)).resolves.toBeUndefined();
+  });
+});

@@ -95,3 +95,63 @@ describe('TurnRegistry', () => {
     expect(await registry.cancel('unknown')).toBe(0);
   });
 });
+
+describe('TurnRegistry.run', () => {
+  test('the turn is open while the body runs and closed after, also when the body throws', async () => {
+    const registry = new TurnRegistry();
+    const inside = await registry.run('s', new AbortController().signal, async (turn) => {
+      const reached = await registry.cancel('s');
+      return [reached, turn.cancelled];
+    });
+    expect(inside).toEqual([1, true]);
+    expect(await registry.cancel('s')).toBe(0);
+
+    await expect(
+      registry.run('s', new AbortController().signal, () => Promise.reject(new Error('handler failed'))),
+    ).rejects.toThrow('handler failed');
+    expect(await registry.cancel('s')).toBe(0);
+  });
+
+  test("the request's own abort cancels the running turn and releases its claim", async () => {
+    const registry = new TurnRegistry();
+    const request = new AbortController();
+    const held = recordingClaim();
+    const seen = await registry.run('s', request.signal, async (turn) => {
+      await turn.hold(held.claim);
+      request.abort();
+      await Promise.resolve();
+      return [turn.cancelled, [...held.settles]];
+    });
+    expect(seen).toEqual([true, ['release']]);
+  });
+
+  test('after the body ended, an abort of the request no longer touches the turn', async () => {
+    const registry = new TurnRegistry();
+    const request = new AbortController();
+    let kept: Turn | undefined;
+    await registry.run('s', request.signal, (turn) => {
+      kept = turn;
+      return Promise.resolve();
+    });
+    request.abort();
+    expect(kept?.cancelled).toBe(false);
+  });
+
+  test('a release that fails during an abort is swallowed, not an unhandled rejection', async () => {
+    const registry = new TurnRegistry();
+    const request = new AbortController();
+    const failing: BuzzClaim = {
+      fresh: [],
+      seen: [],
+      commit: () => Promise.resolve(),
+      release: () => Promise.reject(new Error('store down')),
+    };
+    const cancelled = await registry.run('s', request.signal, async (turn) => {
+      await turn.hold(failing);
+      request.abort();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return turn.cancelled;
+    });
+    expect(cancelled).toBe(true);
+  });
+});

@@ -206,6 +206,7 @@ describe('bad input: one line on stderr, exit 2, no stack trace', () => {
 describe('keys', () => {
   test('keygen: an nsec whose public key is the printed npub and hex', async () => {
     const run = await runCli(['keygen', '--json']);
+    expect(run.stdout).toMatch(/^\{"nsec":"nsec1[0-9a-z]{58}","npub":"npub1[0-9a-z]{58}","hex":"[0-9a-f]{64}"\}\n$/);
     const pair = JSON.parse(run.stdout) as { nsec: string; npub: string; hex: string };
     const secret = decode(pair.nsec);
     if (secret.type !== 'nsec') throw new Error('not an nsec');

@@ -54,7 +54,7 @@ describe('an unexpected failure', () => {
       let stdout = '';
       let stderr = '';
       const code = await main(['inspect'], {
-        writeOut: (text) => (stdout += text),
+        writeOut: (text) => (stdout += String(text)),
         writeErr: (text) => (stderr += text),
         readStdin: () => {
           // A hostile or buggy stdin reader may throw anything, not only Errors.

@@ -20,7 +20,8 @@ export async function runCli(
   let stdout = '';
   let stderr = '';
   const code = await main(argv, {
-    writeOut: (text) => (stdout += text),
+    // `inspect --json` prints UTF-8 bytes, everything else text.
+    writeOut: (text) => (stdout += typeof text === 'string' ? text : Buffer.from(text).toString('utf8')),
     writeErr: (text) => (stderr += text),
     readStdin: () => (typeof stdin === 'string' ? Buffer.from(stdin) : stdin),
     env,

@@ -46,7 +46,6 @@ describe('verification findings say what is wrong', () => {
       'membership_revision_mismatch',
       (e) => void ((e.channel as JsonObject).membershipRevision = 'v1:' + '0'.repeat(64)),
     ],
-    ['event_id_mismatch', (e) => void (first(e).id = flipHex(first(e).id as string))],
     ['event_channel_mismatch', (e) => void (first(e).tags = [['h', OTHER_CHANNEL_ID]])],
     ['reply_mismatch', (e) => void ((e.reply as JsonObject).replyToEventId = first(e).id)],
   ])('%s', (code, edit, key) => {
@@ -54,6 +53,19 @@ describe('verification findings say what is wrong', () => {
     expect(failures.length).toBeGreaterThan(0);
     for (const failure of failures) expect(failure.message).toBe(MESSAGES[failure.code]);
     expect(failures.map((failure) => failure.code)).toContain(code);
+  });
+
+  test('event_id_mismatch, reached once the envelope and its attestation hold', () => {
+    const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
+    first(envelope).id = flipHex(first(envelope).id as string);
+    recomputeUnkeyed(envelope, 'eventIds');
+    expect(verifyBuzzEnvelope(attestFixed(envelope, AGENT), { agentPubkey: AGENT.pubkey }).failures).toEqual([
+      { code: 'event_id_mismatch', path: '/_meta/buzz/events/0/id', message: MESSAGES.event_id_mismatch },
+    ]);
+    // Without the re-signed attestation the id is never recomputed: the signature decides.
+    expect(verifyBuzzEnvelope(envelope, { agentPubkey: AGENT.pubkey }).failures.map((f) => f.code)).toEqual([
+      'attestation_signature_invalid',
+    ]);
   });
 
   test('attestation_signature_invalid and event_signature_invalid', () => {

@@ -12,13 +12,22 @@ export interface RecordingDeduper extends Deduper {
   readonly settles: string[];
 }
 
+/** Variations of a user's own deduper. */
+export interface RecordingOptions {
+  /** Each claim waits for this first (a slow store). */
+  readonly beforeClaim?: () => Promise<void>;
+  /** Claims leave `carried` out (it is optional in `BuzzClaim`). */
+  readonly withoutCarried?: boolean;
+}
+
 /** A real deduper over a fresh memory store, recording settles. */
-export function recordingDeduper(): RecordingDeduper {
+export function recordingDeduper(options: RecordingOptions = {}): RecordingDeduper {
   const inner = createDeduper();
   const settles: string[] = [];
   return {
     settles,
     async claim<C extends BuzzContext>(context: C): Promise<BuzzClaim<C['events'][number]>> {
+      await options.beforeClaim?.();
       const claim = await inner.claim(context);
       let settled = false;
       const note = (how: string) => {
@@ -28,7 +37,7 @@ export function recordingDeduper(): RecordingDeduper {
       return {
         fresh: claim.fresh,
         seen: claim.seen,
-        carried: claim.carried ?? [],
+        ...(options.withoutCarried === true ? {} : { carried: claim.carried ?? [] }),
         commit: () => {
           note('commit');
           return claim.commit();

@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, test } from 'vitest';
+import { SCANNED_FROM, mayNeedJsonEscaping, setScannerForTesting } from '../../src/envelope/escape-scan.js';
+import { canonicalJson } from '../../src/envelope/canonical-json.js';
+import { nostrEventPieces } from '../../src/envelope/crypto.js';
+import { joinPieces } from '../../src/envelope/canonical-json.js';
+
+const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 200);
+
+/** What JSON.stringify says: the string is written other than between two quotes. */
+const escaped = (text: string): boolean => JSON.stringify(text) !== `"${text}"`;
+
+/** Every character JSON.stringify escapes, besides lone surrogates. */
+const ESCAPED_CHARACTERS = ['"', '\\', ...Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code))];
+
+afterEach(() => {
+  setScannerForTesting(undefined);
+});
+
+describe.each([
+  ['WebAssembly scan', undefined],
+  ['expression only (no WebAssembly)', false],
+] as const)('mayNeedJsonEscaping, %s', (_name, scanner) => {
+  const use = (): void => {
+    setScannerForTesting(scanner);
+  };
+
+  test('long strings: each escaped character at the start, the end and around the 64 Ki chunk bounds', () => {
+    use();
+    const positions = [0, SCANNED_FROM - 1, 65_535, 65_536, 65_537, 131_072, 200_000 - 1];
+    for (const character of ESCAPED_CHARACTERS) {
+      for (const at of positions) {
+        const text = 'a'.repeat(at) + character + 'b'.repeat(200_000 - at - 1);
+        expect(mayNeedJsonEscaping(text), `U+${character.charCodeAt(0).toString(16)} at ${String(at)}`).toBe(true);
+      }
+    }
+  });
+
+  test('long strings without escapes: plain, Latin-1, multi-byte and astral text, DEL', () => {
+    use();
+    for (const unit of ['x', 'é', '\u007f', 'ÿ', '€', '😀', ' ~']) {
+      const text = unit.repeat(Math.ceil(150_000 / unit.length));
+      // The expression flags any surrogate, pairs included (JSON.stringify then writes them as they are).
+      expect(mayNeedJsonEscaping(text)).toBe(scanner === false && unit === '😀');
+      expect(escaped(text)).toBe(false);
+    }
+  });
+
+  test('a surrogate pair split by a chunk bound is not a lone surrogate', () => {
+    use();
+    for (const before of [65_535, 65_534, 131_071]) {
+      const text = 'a'.repeat(before) + '😀'.repeat(40_000);
+      expect(escaped(text)).toBe(false);
+      expect(mayNeedJsonEscaping(text)).toBe(scanner === false);
+    }
+  });
+
+  test('lone surrogates in a long string are escaped', () => {
+    use();
+    for (const lone of ['\ud800', '\udfff', '\udc00']) {
+      for (const at of [0, 70_000, 149_999]) {
+        const text = 'a'.repeat(at) + lone + 'a'.repeat(150_000 - at - 1);
+        expect(mayNeedJsonEscaping(text)).toBe(true);
+      }
+    }
+  });
+
+  test('property: never false where JSON.stringify escapes (short and long strings)', () => {
+    use();
+    const long = fc
+      .tuple(fc.string({ unit: 'binary', maxLength: 40 }), fc.integer({ min: SCANNED_FROM, max: 140_000 }))
+      .map(([tail, length]) => 'q'.repeat(length) + tail);
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), long), (text) => {
+        if (escaped(text)) expect(mayNeedJsonEscaping(text)).toBe(true);
+        if (!mayNeedJsonEscaping(text)) expect(JSON.stringify(text)).toBe(`"${text}"`);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('canonical text of long strings is JSON.stringify’s', () => {
+  test('content and tag values with and without escapes, in arrays of scalars and as members', () => {
+    const long = 'z'.repeat(SCANNED_FROM);
+    const values = [long, long + '\n', '"' + long, long + '\ud800', 'é'.repeat(70_000), '😀'.repeat(40_000)];
+    for (const value of values) {
+      expect(canonicalJson({ content: value })).toBe(JSON.stringify({ content: value }));
+      const tags = [
+        ['t', value, 'short', 7],
+        ['h', 'x'],
+      ];
+      expect(canonicalJson(tags)).toBe(JSON.stringify(tags));
+    }
+  });
+
+  test('the NIP-01 serialization writes long tags and content as JSON.stringify does', () => {
+    const event = {
+      pubkey: 'a'.repeat(64),
+      created_at: 1,
+      kind: 9,
+      tags: [
+        ['h', 'c'],
+        ['t', 'x'.repeat(5000) + '\u0001'],
+        ['t', 'y'.repeat(5000)],
+      ],
+      content: 'line\n'.repeat(500),
+    };
+    expect(joinPieces(nostrEventPieces(event))).toBe(
+      JSON.stringify([0, event.pubkey, event.created_at, event.kind, event.tags, event.content]),
+    );
+  });
+});
