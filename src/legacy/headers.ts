@@ -125,12 +125,20 @@ function xmlHeader(line: string): SectionHeader | undefined {
  */
 export function separatorNumber(line: string, tagged: boolean): number | undefined {
   if (!line.startsWith('--- Event ') || !line.endsWith(' ---')) return undefined;
-  const rest = line.slice(10, -4);
-  const space = rest.indexOf(' ');
-  const digits = space === -1 ? rest : rest.slice(0, space);
-  if (!COUNT_PATTERN.test(digits)) return undefined;
-  if (!tagged) return space === -1 ? Number(digits) : undefined;
-  return space !== -1 && rest.startsWith('(', space + 1) && rest.endsWith(')') ? Number(digits) : undefined;
+  // Read by character, not sliced and matched: this runs for every candidate end of a section.
+  const end = line.length - 4;
+  let at = 10;
+  let number = 0;
+  for (; at < end && at < 14; at++) {
+    const digit = line.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9 || (digit === 0 && at === 10)) break;
+    number = number * 10 + digit;
+  }
+  // One to four digits, the first not 0, then the end of the line's middle or a space.
+  if (at === 10) return undefined;
+  if (at >= end) return tagged ? undefined : number;
+  if (!tagged || line.charCodeAt(at) !== 32) return undefined;
+  return line.charCodeAt(at + 1) === 40 && line.charCodeAt(end - 1) === 41 ? number : undefined;
 }
 
 /** The closing notes of Steer/Interrupt merges and the kept-session re-prompt: text after the events. */
