@@ -1,7 +1,8 @@
 /**
  * The output of `inspect --json`, collected as UTF-8 bytes in large buffers outside the JS heap.
  * Thousands of report strings kept until the end would be copied by every garbage collection on
- * the way; bytes are not, and stdout takes them as they are.
+ * the way; bytes are not, and stdout takes them as they are, buffer by buffer (never joined: that
+ * would copy the whole output once more).
  */
 
 /** Default size of one buffer: large enough that a capture needs few, small enough to waste little. */
@@ -34,9 +35,9 @@ export class OutputLines {
     this.#current[this.#used++] = NEWLINE;
   }
 
-  /** Every line pushed so far, as one byte array. */
-  bytes(): Uint8Array {
-    return Buffer.concat([...this.#full, this.#current.subarray(0, this.#used)]);
+  /** Every line pushed so far, in order, as a few byte arrays (no line is split between two). */
+  chunks(): readonly Uint8Array[] {
+    return [...this.#full, this.#current.subarray(0, this.#used)];
   }
 }
 
