@@ -45,17 +45,12 @@ export interface HashedHead {
 }
 
 /**
- * What JSON.stringify escapes besides `\n`: `"`, `\\`, the other control characters, and lone
- * surrogates (this non-unicode pattern matches paired ones too, which only costs the slow path).
+ * A JSON string literal's inside: how JSON.stringify escapes each character of `text`. (Taken
+ * from JSON.stringify itself: on large text its own scan is faster than a regex check for
+ * characters to escape followed by a replace of the newlines.)
  */
-// eslint-disable-next-line no-control-regex -- these control characters are exactly what JSON escapes
-const ESCAPED_OTHER = /["\\\u0000-\u0009\u000b-\u001f\ud800-\udfff]/;
-
-/** A JSON string literal's inside: how JSON.stringify escapes each character of `text`. */
 function escaped(text: string): string {
-  // Most messages hold nothing to escape but newlines, and replacing those is cheaper than stringify.
-  if (ESCAPED_OTHER.test(text)) return JSON.stringify(text).slice(1, -1);
-  return text.replaceAll('\n', '\\n');
+  return JSON.stringify(text).slice(1, -1);
 }
 
 /** Checks candidate ends of one event block against its id, sharing work between candidates. */

@@ -51,18 +51,14 @@ export function sproutLayout(firstLine: string | undefined): BlockLayout {
   return firstLine?.startsWith('Event ID: ') === true ? 'rich' : 'v2';
 }
 
-/** The labels of a rich block's head lines, in order. */
-const RICH_LABELS = ['Event ID: ', 'Channel: ', 'Kind: ', 'From: ', 'Time: ', 'Content: '] as const;
-
 /**
- * Whether the lines from `at` carry a rich head's labels in order: a test of a few prefixes, so
- * a forged separator followed by anything else is dismissed before any value is validated.
+ * Whether a rich block starts at line `at`: a valid `Event ID:` line, then a `Channel:` line. The
+ * host renders both after every separator whatever else the block holds (a channel name or a
+ * Sprout-era label may break the lines below), so every real block start passes.
  */
-export function hasRichShape(lines: readonly string[], at: number): boolean {
-  for (let index = 0; index < RICH_LABELS.length; index++) {
-    if (lines[at + index]?.startsWith(RICH_LABELS[index] as string) !== true) return false;
-  }
-  return true;
+export function startsRichBlock(lines: readonly string[], at: number): boolean {
+  // The Channel label first: the cheaper test, and the one a forged separator's lines fail most.
+  return lines[at + 1]?.startsWith('Channel: ') === true && isHex64(fieldValue(lines[at], 'Event ID: '));
 }
 
 /** At most this many distinct senders are remembered per section (a delivery has a few). */

@@ -7,7 +7,7 @@
  * one (a forged end cannot produce it without a sha256 preimage), and none hashing is ambiguous.
  */
 import { parseTags, type RenderedTags } from './fields.js';
-import { contentOf, type EventHead, hasRichShape, readHead, type SeenFields } from './head.js';
+import { contentOf, type EventHead, readHead, type SeenFields, startsRichBlock } from './head.js';
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
 import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
@@ -131,15 +131,19 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   }
   if (only === undefined) return fail('invalid', 'an event block has no Tags line where its section expects one');
   if (nextParsed(lines, candidates, only.index + 1) === undefined) return chunkRead(frame.text, head, only);
-  // An end followed by a separator is real only if a readable block follows it: the host's own end
-  // always is. So when exactly one candidate is, it is the only reading, as a lone candidate is,
-  // and nothing needs hashing; a flood of forged separators costs a look at each, no more.
-  const first = nextViable(lines, frame.seen, candidates, 0);
+  // After a real separator the host always renders a block that starts with a valid `Event ID:`
+  // line and a `Channel:` line, whatever it renders below them (a Sprout-era label may hold a
+  // newline, so the rest of a real head need not read). The host's end is therefore always among
+  // the candidates followed by such a start: when exactly one is, it is the only reading, as a
+  // lone candidate is, and nothing is hashed. A flood of forged separators followed by anything
+  // else costs a look at two lines each.
+  const first = nextEnd(lines, frame.seen, candidates, 0, false);
   if (first === undefined) {
     return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
   }
-  const second = nextViable(lines, frame.seen, candidates, first.index + 1);
-  if (second === undefined) return chunkRead(frame.text, head, first);
+  if (nextEnd(lines, frame.seen, candidates, first.index + 1, false) === undefined) {
+    return chunkRead(frame.text, head, first);
+  }
   const checker = new IdChecker(
     frame.text,
     {
@@ -152,12 +156,13 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
     },
     frame.budget,
   );
-  // Several readable readings: the one whose fields hash to the rendered id, in line order (a
-  // forged end cannot produce it without a sha256 preimage). Each candidate is looked at once.
+  // Several possible ends: the one whose fields hash to the rendered id, in line order (a forged
+  // end cannot produce it without a sha256 preimage). An end followed by a block that does not
+  // read is skipped: were it the host's, no other end could hash to the id, and the read fails.
   for (
-    let end: ParsedEnd | undefined = first;
+    let end = nextEnd(lines, frame.seen, candidates, 0, true);
     end !== undefined;
-    end = nextViable(lines, frame.seen, candidates, end.index + 1)
+    end = nextEnd(lines, frame.seen, candidates, end.index + 1, true)
   ) {
     const matches = checker.matches(end.tags, end.tagsLine);
     if (matches === undefined) {
@@ -187,20 +192,23 @@ function nextParsed(lines: readonly string[], candidates: readonly Candidate[], 
 }
 
 /**
- * The first candidate from `from` on that could be the host's end: its tags parse, and a readable
- * block (or the section's end) follows it. The structure is looked at before the tags are parsed.
+ * The first candidate from `from` on that the host could have rendered: its tags parse, and it
+ * ends the section or a block start follows it (with `readable`, a block whose whole head reads).
+ * The lines after it are looked at before its tags are parsed.
  */
-function nextViable(
+function nextEnd(
   lines: readonly string[],
   seen: SeenFields,
   candidates: readonly Candidate[],
   from: number,
+  readable: boolean,
 ): ParsedEnd | undefined {
   for (let index = from; index < candidates.length; index++) {
     const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
     if (continuation.type === 'separator') {
       const at = continuation.line + 1;
-      if (!hasRichShape(lines, at) || 'problem' in readHead(lines, at, 'rich', seen)) continue;
+      if (!startsRichBlock(lines, at)) continue;
+      if (readable && 'problem' in readHead(lines, at, 'rich', seen)) continue;
     }
     const tags = tagsAt(lines, tagsLine);
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
