@@ -90,6 +90,7 @@ export class SeenFields {
 
   /** {@link parseRichSender}, remembered for the first few senders. */
   senderOf(text: string): RenderedSender | SenderProblem {
+    // Stryker disable next-line BlockStatement: a miss parses again, to the same answer
     for (const known of this.senders) {
       // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
       if (known.text === text) return known.sender;
@@ -115,13 +116,13 @@ export class SeenFields {
 
 /**
  * Reads the head of an event block whose first field line is `lines[at]`; `seen` remembers the
- * channel and senders of the section's earlier blocks (rich layout).
+ * channel and senders of the section's earlier blocks.
  */
 export function readHead(
   lines: readonly string[],
   at: number,
   layout: BlockLayout,
-  seen?: SeenFields,
+  seen: SeenFields,
 ): EventHead | HeadProblem {
   let line = at;
   let id: string | null = null;
@@ -131,12 +132,7 @@ export function readHead(
     id = value;
   }
   const channelText = fieldValue(lines[line++], 'Channel: ');
-  const channel =
-    channelText === undefined
-      ? undefined
-      : seen === undefined
-        ? parseChannelDisplay(channelText)
-        : seen.channelOf(channelText);
+  const channel = channelText === undefined ? undefined : seen.channelOf(channelText);
   if (channel === undefined || (layout !== 'rich' && channel.name !== undefined)) {
     return { problem: 'an event block has no valid Channel line' };
   }
@@ -149,12 +145,7 @@ export function readHead(
   }
   const fromText = fieldValue(lines[line++], 'From: ');
   if (fromText === undefined) return { problem: 'an event block has no From line' };
-  const sender =
-    layout !== 'rich'
-      ? parseBareSender(fromText)
-      : seen === undefined
-        ? parseRichSender(fromText)
-        : seen.senderOf(fromText);
+  const sender = layout === 'rich' ? seen.senderOf(fromText) : parseBareSender(fromText);
   if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree" };
   if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
   const timeText = fieldValue(lines[line++], 'Time: ');
