@@ -1,7 +1,7 @@
 /**
  * The first check on a received `_meta.buzz`, before the schema and before anything is hashed:
- * one walk that bounds nesting depth, the number of values visited and the summed length of
- * every string (keys included). It reads
+ * one walk that bounds nesting depth, the number of values visited, the keys of each object and
+ * the summed length of every string (keys included). It reads
  * every value once per visit and stops at the first bound, so what a sender without the key can
  * make the reader do afterwards (schema, canonical JSON, hashing) is bounded by these limits and
  * linear in the size of the request. A value reached twice (an in-process graph sharing a
@@ -34,6 +34,8 @@ export function checkInputBounds(
   const path: (string | number)[] = [...BUZZ_PATH];
   const tooMuch = (message: string): BuzzMetaError =>
     BuzzMetaError.of('limit_exceeded', safePointer(BUZZ_PATH), message);
+  const tooManyNodes = (): BuzzMetaError =>
+    tooMuch(`_meta.buzz holds more than limits.maxNodes (${String(limits.maxNodes)}) values`);
   const addText = (text: string): BuzzMetaError | undefined => {
     length += text.length;
     return length > limits.maxTotalLength
@@ -43,12 +45,9 @@ export function checkInputBounds(
       : undefined;
   };
   const visit = (value: unknown, depth: number): BuzzMetaError | undefined => {
+    if (typeof value !== 'object' || value === null) return visitScalar(value);
     nodes++;
-    if (nodes > limits.maxNodes) {
-      return tooMuch(`_meta.buzz holds more than limits.maxNodes (${String(limits.maxNodes)}) values`);
-    }
-    if (typeof value === 'string') return addText(value);
-    if (typeof value !== 'object' || value === null) return undefined;
+    if (nodes > limits.maxNodes) return tooManyNodes();
     if (depth > limits.maxDepth) {
       return BuzzMetaError.of(
         'limit_exceeded',
@@ -67,14 +66,36 @@ export function checkInputBounds(
       return undefined;
     }
     const keys = Object.keys(value);
+    if (keys.length > limits.maxObjectKeys) {
+      return BuzzMetaError.of(
+        'limit_exceeded',
+        safePointer(path),
+        `an object holds more than limits.maxObjectKeys (${String(limits.maxObjectKeys)}) keys`,
+      );
+    }
     if (keys.length >= KEPT_KEY_LISTS_FROM) keyLists?.set(value, keys);
     for (const key of keys) {
-      path.push(key);
-      const found = addText(key) ?? visit((value as Record<string, unknown>)[key], depth + 1);
-      path.pop();
+      const member: unknown = (value as Record<string, unknown>)[key];
+      // A scalar member is counted here (an object with many keys is mostly scalars); only a
+      // nested value needs the path, which names where depth is exceeded.
+      const found =
+        typeof member === 'object' && member !== null
+          ? (addText(key) ?? visitAt(key, member, depth + 1))
+          : (addText(key) ?? visitScalar(member));
       if (found !== undefined) return found;
     }
     return undefined;
+  };
+  const visitAt = (key: string, member: object, depth: number): BuzzMetaError | undefined => {
+    path.push(key);
+    const found = visit(member, depth);
+    path.pop();
+    return found;
+  };
+  const visitScalar = (member: unknown): BuzzMetaError | undefined => {
+    nodes++;
+    if (nodes > limits.maxNodes) return tooManyNodes();
+    return typeof member === 'string' ? addText(member) : undefined;
   };
   return visit(buzz, 1);
 }

@@ -30,6 +30,11 @@ export interface BuzzLimits {
   readonly maxTotalLength: number;
   /** Values under `_meta.buzz` (objects, arrays, strings, numbers, …), each visit counted. */
   readonly maxNodes: number;
+  /**
+   * Keys of any one object under `_meta.buzz`, known or not. Canonical JSON sorts each object's
+   * keys, the one step whose cost grows faster than the request: this keeps it linear.
+   */
+  readonly maxObjectKeys: number;
 }
 
 /**
@@ -62,6 +67,9 @@ export const DEFAULT_LIMITS: BuzzLimits = Object.freeze({
   maxTotalLength: ACP_MESSAGE_BYTES,
   // Every JSON value takes at least two bytes of the message (itself and a separator).
   maxNodes: ACP_MESSAGE_BYTES / 2,
+  // The contract's largest objects (the envelope, an event) have 7 keys; 1024 leaves room for what a later
+  // upstream adds while keeping the key sort at most log2(1024) = 10 comparisons a key.
+  maxObjectKeys: 1024,
 });
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof BuzzLimits)[];

@@ -200,17 +200,41 @@ function writeObject(record: object, depthLeft: number, state: WriteState, out: 
   const members = state.members?.get(record);
   // Default sort compares UTF-16 code units, which is what RFC 8785 §3.2.3 asks for.
   keys.sort();
-  out.push('{');
+  // A run of short scalar members is written as one string: one piece to keep and hash, not two
+  // a member (an object with many unknown keys is otherwise mostly bookkeeping).
+  let run: string[] = ['{'];
   keys.forEach((key, index) => {
     const value: unknown = (record as Readonly<Record<string, unknown>>)[key];
-    out.push((index === 0 ? '' : ',') + JSON.stringify(key) + ':');
+    const head = (index === 0 ? '' : ',') + JSON.stringify(key) + ':';
+    if (members === undefined && isShortScalar(value)) {
+      spend(state);
+      if (!isCanonicalScalar(value)) {
+        state.path.push(key);
+        checkScalar(value, state.path);
+      }
+      run.push(head + JSON.stringify(value));
+      return;
+    }
+    run.push(head);
+    out.push(run.join(''));
+    run = [];
     const at = out.length;
     state.path.push(key);
     write(value, depthLeft - 1, state, out);
     state.path.pop();
     if (typeof value === 'string') members?.set(key, { value, pieces: out.slice(at) });
   });
-  out.push('}');
+  run.push('}');
+  out.push(run.join(''));
+}
+
+/** A scalar canonical JSON writes as JSON.stringify does: null, a boolean, a string or a safe integer. */
+function isCanonicalScalar(value: unknown): boolean {
+  return typeof value === 'number'
+    ? Number.isSafeInteger(value)
+    : typeof value !== 'object'
+      ? typeof value === 'string' || typeof value === 'boolean'
+      : value === null;
 }
 
 function spend(state: WriteState): void {

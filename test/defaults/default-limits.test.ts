@@ -54,6 +54,7 @@ test('the defaults are the documented values', () => {
     maxDepth: 32,
     maxTotalLength: 33_554_432,
     maxNodes: 16_777_216,
+    maxObjectKeys: 1024,
   });
 });
 
@@ -123,6 +124,22 @@ describe('per-delivery bounds', () => {
     const pad = DEFAULT_LIMITS.maxTotalLength - totalLength(probe);
     expect(verdict(withFuture('p'.repeat(pad)))).toEqual(['ok', 'verified']);
     expect(verdict(withFuture('p'.repeat(pad + 1)))).toEqual(['limit_exceeded', B]);
+  });
+
+  test('an object of 1024 keys verifies, of 1025 is limit_exceeded (named by its known path)', () => {
+    const keyed = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${String(i)}`, i]));
+    expect(verdict(withFuture(keyed(1024)))).toEqual(['ok', 'verified']);
+    expect(verdict(withFuture(keyed(1025)))).toEqual(['limit_exceeded', `${B}/*`]);
+    // The envelope itself, and a member, count their own keys (known ones included).
+    const top = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
+    for (let i = Object.keys(top).length; i < 1025; i++) top[`k${String(i)}`] = i;
+    expect(verdict(attestFixed(top, AGENT))).toEqual(['limit_exceeded', B]);
+    const member = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
+    const [first] = (member.channel as { members: JsonObject[] }).members;
+    if (first === undefined) throw new Error('the sample has members');
+    for (let i = 2; i < 1025; i++) first[`k${String(i)}`] = i;
+    recomputeUnkeyed(member);
+    expect(verdict(attestFixed(member, AGENT))).toEqual(['limit_exceeded', `${B}/channel/members/0`]);
   });
 
   test('16777216 values verify, one more is limit_exceeded', () => {

@@ -5,6 +5,7 @@
  * for its NIP-01 id, key lists of large objects taken once. Every test here compares with an
  * independent computation (nostr-tools, @noble/hashes, JSON.stringify) or a signed verdict.
  */
+import type { BuzzLimits } from '../../src/limits.js';
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -147,21 +148,23 @@ function signedWith(change: (envelope: JsonObject) => void, content = 'hi'): Jso
   return attestBuzzEnvelope(envelope, AGENT.secretKey);
 }
 
-function verdict(envelope: unknown): string {
-  const read = readBuzzContext(promptParams(envelope), { agentPubkey: AGENT.pubkey });
+function verdict(envelope: unknown, limits?: Partial<BuzzLimits>): string {
+  const read = readBuzzContext(promptParams(envelope), { agentPubkey: AGENT.pubkey, ...(limits && { limits }) });
   return read.ok ? read.context.trust : read.error.code;
 }
 
 describe('signed deliveries on the fast paths verify, and a change to them does not', () => {
-  test('a member with 3000 unknown keys (key lists taken once)', () => {
+  test('a member with 3000 unknown keys (key lists taken once), under a raised maxObjectKeys', () => {
     const envelope = signedWith((e) => {
       const [member = {}] = (e.channel as { members: JsonObject[] }).members;
       for (let i = 0; i < 3000; i++) member[`x${((i * 7919) % 3001).toString(36)}`] = i;
     });
-    expect(verdict(envelope)).toBe('verified');
-    expect(verifyBuzzEnvelope(envelope, { agentPubkey: AGENT.pubkey }).ok).toBe(true);
+    const limits = { maxObjectKeys: 4096 };
+    expect(verdict(envelope)).toBe('limit_exceeded');
+    expect(verdict(envelope, limits)).toBe('verified');
+    expect(verifyBuzzEnvelope(envelope, { agentPubkey: AGENT.pubkey, limits }).ok).toBe(true);
     setAt(envelope, '/channel/members/0/x0', 1);
-    expect(verdict(envelope)).toBe('payload_hash_mismatch');
+    expect(verdict(envelope, limits)).toBe('payload_hash_mismatch');
   });
 
   test.each([

@@ -169,6 +169,24 @@ describe('nesting, values and total string length (checked before anything is ha
     ]);
   });
 
+  test('maxObjectKeys counts the keys of each object, known or not: at the count it verifies, one less refuses', () => {
+    const envelope = signedWith(future({ a: 1, b: [{ c: 1, d: 2, e: 3 }], f: null }));
+    // The envelope's own 7 keys (6 known, no `job`, and `future`) and an event's 7 are the most.
+    expect(Object.keys(envelope)).toHaveLength(7);
+    expect(verdict(envelope, { maxObjectKeys: 7 })).toEqual(['ok', 'verified']);
+    expect(verdict(envelope, { maxObjectKeys: 6 })).toEqual([
+      'limit_exceeded',
+      B,
+      `${B}: an object holds more than limits.maxObjectKeys (6) keys`,
+    ]);
+    const wide = signedWith(future({ k1: 1, k2: 2, k3: 3, k4: 4, k5: 5, k6: 6, k7: 7, k8: 8, k9: 9 }));
+    expect(verdict(wide, { maxObjectKeys: 8 })).toEqual([
+      'limit_exceeded',
+      `${B}/*`,
+      `${B}/*: an object holds more than limits.maxObjectKeys (8) keys`,
+    ]);
+  });
+
   test('maxTotalLength sums every string and key in UTF-16 units: at the sum it verifies, one less refuses', () => {
     const envelope = signedWith(future({ note: '😀 astral text counts two units per emoji' }));
     const total = totalLength(envelope);
