@@ -55,7 +55,7 @@ export class LineText {
     const first = prefix.charCodeAt(0);
     for (let index = from + 1; index < lines.length; index++) {
       const line = lines[index] ?? '';
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: the first-character test only saves time
+      // Stryker disable next-line ConditionalExpression: the first-character test only saves time
       if (line.charCodeAt(0) === first && line.startsWith(prefix)) found.push(index);
     }
     return found;

@@ -65,11 +65,6 @@ export class SectionEnds {
   after(line: number, nextSeparator: number | undefined, mayEnd: boolean): readonly Candidate[] {
     const separated = nextSeparator === undefined ? [] : tailAfter(this.byNext.get(nextSeparator), line);
     const ending = mayEnd ? tailAfter(this.byNext.get(0), line) : [];
-    // Most blocks have one kind of end only: nothing to merge (merging gives the same list).
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut to the same result
-    if (ending.length === 0) return separated;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut to the same result
-    if (separated.length === 0) return ending;
     // In line order: the id check feeds one running hash forward from candidate to candidate.
     const merged: Candidate[] = [];
     let e = 0;

@@ -220,3 +220,11 @@ test('a forged separator on the second-to-last line: no block start can follow i
     [FORGED_ID, second.content],
   ]);
 });
+
+test('a line that only starts like a Tags line is content, even when its value parses', () => {
+  // `Tagz: []` shares the first character and, sliced after six characters, parses as tags: it
+  // must not become a second candidate (the rendered id is forged, so a second one would fail).
+  const event = chat(BOB, 'hi\nTagz: []\n\nNote: x', { id: FORGED_ID });
+  const result = read(eventSection('v4', [event], ENGINEERING));
+  expect(result.ok && result.context.events.map((e) => [e.id, e.content])).toEqual([[FORGED_ID, event.content]]);
+});
