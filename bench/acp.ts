@@ -9,6 +9,8 @@
  *    verified): whole process wall time (`node dist/cli/bin.js`, output to a pipe), and the command
  *    in process (`main()` with a discarding output), as prompts per second. Target ≥ 20 000/s.
  * Both also report CPU time (user + system), which a loaded, shared machine inflates less than wall time.
+ * `BENCH_INSPECT_BASELINE=<path of another build's dist/cli/bin.js>` runs that build alternately with this one
+ * (`BENCH_INSPECT_ROUNDS` runs each, default 5) and prints the ratios.
  * Nothing is asserted; the verdict lines say PASS or FAIL.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -138,16 +140,26 @@ export async function runAcpBench(): Promise<void> {
     writeFileSync(file, text);
     const runs: number[] = [];
     const cpuRuns: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    // BENCH_INSPECT_BASELINE=<another build's dist/cli/bin.js>: the same runs alternate with it, side by side.
+    const baseline = process.env.BENCH_INSPECT_BASELINE;
+    const baseRuns: number[] = [];
+    const baseCpuRuns: number[] = [];
+    const timed = (bin: string, wall: number[], cpuMs: number[]) => {
       const started = performance.now();
-      const run = spawnSync(process.execPath, ['--import', REPORT_CPU, 'dist/cli/bin.js', 'inspect', '--json', file], {
+      const run = spawnSync(process.execPath, ['--import', REPORT_CPU, bin, 'inspect', '--json', file], {
         cwd: root,
         maxBuffer: 1 << 30,
         encoding: 'utf8',
       });
-      runs.push(performance.now() - started);
+      wall.push(performance.now() - started);
       if (run.status !== 0) throw new Error(`inspect exited ${String(run.status)}`);
-      cpuRuns.push(Number(/cpu-ms (\S+)/.exec(run.stderr)?.[1]));
+      cpuMs.push(Number(/cpu-ms (\S+)/.exec(run.stderr)?.[1]));
+    };
+    const rounds = Number(process.env.BENCH_INSPECT_ROUNDS ?? 5);
+    for (let i = 0; i < rounds; i++) {
+      if (baseline !== undefined && i % 2 === 0) timed(baseline, baseRuns, baseCpuRuns);
+      timed('dist/cli/bin.js', runs, cpuRuns);
+      if (baseline !== undefined && i % 2 === 1) timed(baseline, baseRuns, baseCpuRuns);
     }
     // dist/ bundles the command into dist/cli/bin.js, which runs on import: time the same code from src.
     const { main } = await import('../src/cli/main.js');
@@ -165,7 +177,7 @@ export async function runAcpBench(): Promise<void> {
       `inspect --json, ${String(count)} prompts (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB; half 1-event v1 envelopes, half 4-event drafts; no key):`,
     );
     console.log(
-      `  whole process (node dist/cli/bin.js), median of 5  ${median(runs).toFixed(0)} ms  ${Math.round(wallRate).toLocaleString('en-US')} prompts/s`,
+      `  whole process (node dist/cli/bin.js), median of ${String(rounds)}  ${median(runs).toFixed(0)} ms  ${Math.round(wallRate).toLocaleString('en-US')} prompts/s`,
     );
     console.log(
       `  whole process, CPU time (user + system)            ${median(cpuRuns).toFixed(0)} ms  ${Math.round(count / (median(cpuRuns) / 1000)).toLocaleString('en-US')} prompts/CPU-s`,
@@ -173,6 +185,11 @@ export async function runAcpBench(): Promise<void> {
     console.log(
       `  in process (main), median of 5                     ${median(inProcess).toFixed(0)} ms  ${Math.round(inRate).toLocaleString('en-US')} prompts/s`,
     );
+    if (baseline !== undefined) {
+      console.log(
+        `  baseline ${baseline}: wall ${median(baseRuns).toFixed(0)} ms, CPU ${median(baseCpuRuns).toFixed(0)} ms; this build / baseline: wall ${(median(runs) / median(baseRuns)).toFixed(3)}×, CPU ${(median(cpuRuns) / median(baseCpuRuns)).toFixed(3)}×`,
+      );
+    }
     console.log('');
     console.log(
       `${delta <= IMPORT_TARGET_MS ? 'PASS' : 'FAIL'}  cold import of buzz-meta + buzz-meta/acp adds ${delta.toFixed(1)} ms over the SDK alone, target ≤ ${String(IMPORT_TARGET_MS)} ms`,

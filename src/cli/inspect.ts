@@ -55,15 +55,15 @@ async function readerFor(agentPubkey: string | undefined) {
   }
 }
 
-/** `inspect`: what to print for `bytes` (UTF-8 bytes for `--json`). Exit code 0 whatever the prompts say. */
-export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<string | Uint8Array> {
+/** `inspect`: what to print for `bytes` (for `--json`, UTF-8 byte chunks). Exit code 0 whatever the prompts say. */
+export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<string | readonly Uint8Array[]> {
   if (options.json === true) {
     // Serialized as they come, so each report is garbage at once instead of kept to the end.
     const lines = new OutputLines();
     await forEachReport(bytes, options.agentPubkey, (report) => {
       lines.push(JSON.stringify(report));
     });
-    return lines.bytes();
+    return lines.chunks();
   }
   const { reports, skipped } = await readReports(bytes, options.agentPubkey);
   return renderTable(reports, skipped);

@@ -13,7 +13,8 @@ const version = (
 
 /** What a run prints and how it ends; the process wiring lives in {@link main}. */
 interface Outcome {
-  readonly stdout: string | Uint8Array;
+  /** Text, or UTF-8 byte chunks written one after the other. */
+  readonly stdout: string | readonly Uint8Array[];
   readonly exitCode: number;
 }
 
@@ -142,7 +143,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   let exitCode: number = EXIT.ok;
   // An action calls this once, after everything it prints is known: a run that throws prints nothing.
   const end = (outcome: Outcome): void => {
-    io.writeOut(outcome.stdout);
+    if (typeof outcome.stdout === 'string') io.writeOut(outcome.stdout);
+    else for (const chunk of outcome.stdout) io.writeOut(chunk);
     exitCode = outcome.exitCode;
   };
   try {

@@ -11,7 +11,12 @@ const utf8 = (lines: readonly string[]) => Buffer.from(lines.map((line) => `${li
 function collected(lines: readonly string[], chunkBytes?: number): Buffer {
   const output = chunkBytes === undefined ? new OutputLines() : new OutputLines(chunkBytes);
   for (const line of lines) output.push(line);
-  return Buffer.from(output.bytes());
+  const chunks = output.chunks();
+  // No line is split between two chunks: each one decodes on its own.
+  for (const chunk of chunks) {
+    expect(Buffer.from(chunk).toString('utf8').endsWith('\n') || chunk.length === 0).toBe(true);
+  }
+  return Buffer.concat(chunks);
 }
 
 describe('OutputLines', () => {
