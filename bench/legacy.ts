@@ -149,6 +149,13 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
           baseline: 'lx-normal',
           run: scrape(separators),
         },
+        {
+          // Informative: the floor of any line reader on that text (50k short lines, 3x a normal batch's).
+          id: 'lx-sep-split',
+          label: "· (informative) text.split('\\n') of the forged-separators text",
+          baseline: 'lx-normal',
+          run: split(separators),
+        },
         { id: 'lx-line', label: '· one 1 MB line', baseline: 'lx-normal', run: scrape(enormous) },
       ],
     },

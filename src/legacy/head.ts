@@ -11,8 +11,10 @@ import {
   parseChannelDisplay,
   parseKind,
   parseRichSender,
+  parseTags,
   parseTime,
   type RenderedSender,
+  type RenderedTags,
   type SenderProblem,
 } from './fields.js';
 import { isHex64 } from '../hex.js';
@@ -67,13 +69,15 @@ const MAX_SEEN_SENDERS = 4;
 /**
  * The `Channel:` and `From:` values already read in one section, and what they parsed to: every
  * block of a delivery names the same channel and one of a few senders, and reading them again
- * costs more than the rest of a head. Values are compared whole, so a hit is the same text and
+ * costs more than the rest of a head (and the same for tags). Values are compared whole, so a hit is the same text and
  * therefore the same answer. One per section, dropped with it: it keeps no prompt text alive.
  */
 export class SeenFields {
   private channelText: string | undefined;
   private channel: ChannelDisplay | undefined;
   private readonly senders: { readonly text: string; readonly sender: RenderedSender | SenderProblem }[] = [];
+  private tagsLine: string | undefined;
+  private tags: RenderedTags | undefined;
 
   /** {@link parseChannelDisplay}, remembered. */
   channelOf(text: string): ChannelDisplay | undefined {
@@ -86,6 +90,7 @@ export class SeenFields {
 
   /** {@link parseRichSender}, remembered for the first few senders. */
   senderOf(text: string): RenderedSender | SenderProblem {
+    // Stryker disable next-line BlockStatement: a miss parses again, to the same answer
     for (const known of this.senders) {
       // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
       if (known.text === text) return known.sender;
@@ -95,17 +100,29 @@ export class SeenFields {
     if (this.senders.length < MAX_SEEN_SENDERS) this.senders.push({ text, sender });
     return sender;
   }
+
+  /**
+   * The tags of a `Tags: ` line, if its value parses, remembered for the last line asked: the
+   * events of a channel often carry the same tags. The answer is only read (a context gets copies).
+   */
+  tagsOf(line: string): RenderedTags | undefined {
+    // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
+    if (line === this.tagsLine) return this.tags;
+    this.tagsLine = line;
+    this.tags = parseTags(line.slice(6));
+    return this.tags;
+  }
 }
 
 /**
  * Reads the head of an event block whose first field line is `lines[at]`; `seen` remembers the
- * channel and senders of the section's earlier blocks (rich layout).
+ * channel and senders of the section's earlier blocks.
  */
 export function readHead(
   lines: readonly string[],
   at: number,
   layout: BlockLayout,
-  seen?: SeenFields,
+  seen: SeenFields,
 ): EventHead | HeadProblem {
   let line = at;
   let id: string | null = null;
@@ -115,12 +132,7 @@ export function readHead(
     id = value;
   }
   const channelText = fieldValue(lines[line++], 'Channel: ');
-  const channel =
-    channelText === undefined
-      ? undefined
-      : seen === undefined
-        ? parseChannelDisplay(channelText)
-        : seen.channelOf(channelText);
+  const channel = channelText === undefined ? undefined : seen.channelOf(channelText);
   if (channel === undefined || (layout !== 'rich' && channel.name !== undefined)) {
     return { problem: 'an event block has no valid Channel line' };
   }
@@ -133,12 +145,7 @@ export function readHead(
   }
   const fromText = fieldValue(lines[line++], 'From: ');
   if (fromText === undefined) return { problem: 'an event block has no From line' };
-  const sender =
-    layout !== 'rich'
-      ? parseBareSender(fromText)
-      : seen === undefined
-        ? parseRichSender(fromText)
-        : seen.senderOf(fromText);
+  const sender = layout === 'rich' ? seen.senderOf(fromText) : parseBareSender(fromText);
   if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree" };
   if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
   const timeText = fieldValue(lines[line++], 'Time: ');

@@ -27,6 +27,7 @@ export class LineText {
     const lines = this.lines;
     let line = this.cursorLine;
     let offset = this.cursorOffset;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: either walk gives the same offset
     if (index < line - index) {
       // Closer to the start than to the cursor.
       line = 0;
@@ -54,6 +55,7 @@ export class LineText {
     const first = prefix.charCodeAt(0);
     for (let index = from + 1; index < lines.length; index++) {
       const line = lines[index] ?? '';
+      // Stryker disable next-line ConditionalExpression: the first-character test only saves time
       if (line.charCodeAt(0) === first && line.startsWith(prefix)) found.push(index);
     }
     return found;

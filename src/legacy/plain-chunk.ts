@@ -5,7 +5,7 @@
  * that could be real makes the read fail; one that cannot (a number out of sequence) is content.
  */
 import { fieldValue, parseTags } from './fields.js';
-import { contentOf, readHead, type BlockLayout } from './head.js';
+import { type BlockLayout, contentOf, readHead, SeenFields } from './head.js';
 import { separatorNumber } from './headers.js';
 import type { LineText } from './line-text.js';
 import { fail, type Failure, type ScrapedEvent } from './outcome.js';
@@ -31,8 +31,9 @@ export function readPlainSection(
 ): PlainSectionRead | Failure {
   const lines = text.lines;
   const diagnostics: string[] = [];
+  const seen = new SeenFields();
   if (declared === undefined) {
-    const event = readPlainBlock(text, first, layout, lines.length, false, diagnostics);
+    const event = readPlainBlock(text, first, layout, lines.length, false, diagnostics, seen);
     return 'failure' in event ? event : { events: [event], diagnostics };
   }
   const tagged = layout !== 'v1';
@@ -55,6 +56,7 @@ export function readPlainSection(
       end === undefined ? lines.length : end - 1,
       end === undefined,
       diagnostics,
+      seen,
     );
     if ('failure' in event) return event;
     events.push(event);
@@ -88,9 +90,10 @@ function readPlainBlock(
   end: number,
   last: boolean,
   diagnostics: string[],
+  seen: SeenFields,
 ): ScrapedEvent | Failure {
   const lines = text.lines;
-  const head = readHead(lines, at, layout);
+  const head = readHead(lines, at, layout, seen);
   if ('problem' in head) return fail('invalid', head.problem);
   let stop = end;
   // A V1 batch ends every block with a newline: the last block's trailing empty line is not content.

@@ -6,7 +6,7 @@
  * has only one reading; with more, the one whose reading hashes to the rendered id is the real
  * one (a forged end cannot produce it without a sha256 preimage), and none hashing is ambiguous.
  */
-import { parseTags, type RenderedTags } from './fields.js';
+import type { RenderedTags } from './fields.js';
 import { contentOf, type EventHead, readHead, type SeenFields, startsRichBlock } from './head.js';
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
@@ -20,7 +20,7 @@ export type Continuation =
 /**
  * A line that could end an event block: a `Tags:` line followed by structure. It is a candidate
  * only if its value parses as tags too; that is checked when a block looks at it (see
- * {@link tagsAt}), so a flood of forged ends is not parsed line by line.
+ * `nextParsed`), so a flood of forged ends is not parsed line by line.
  */
 interface Candidate {
   readonly tagsLine: number;
@@ -65,11 +65,6 @@ export class SectionEnds {
   after(line: number, nextSeparator: number | undefined, mayEnd: boolean): readonly Candidate[] {
     const separated = nextSeparator === undefined ? [] : tailAfter(this.byNext.get(nextSeparator), line);
     const ending = mayEnd ? tailAfter(this.byNext.get(0), line) : [];
-    // Most blocks have one kind of end only: nothing to merge (merging gives the same list).
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut to the same result
-    if (ending.length === 0) return separated;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut to the same result
-    if (separated.length === 0) return ending;
     // In line order: the id check feeds one running hash forward from candidate to candidate.
     const merged: Candidate[] = [];
     let e = 0;
@@ -122,15 +117,15 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   const head = readHead(lines, at, 'rich', frame.seen);
   if ('problem' in head) return fail('invalid', head.problem);
   let candidates = frame.ends.after(head.contentLine, frame.nextSeparator, frame.mayEnd);
-  let only = nextParsed(lines, candidates, 0);
+  let only = nextParsed(lines, frame.seen, candidates, 0);
   if (only === undefined) {
     // The header may overstate the count: with no separator where the next block would start,
     // this block is the last one. (Only then: the real end is among the candidates of a true frame.)
     candidates = frame.ends.after(head.contentLine, undefined, true);
-    only = nextParsed(lines, candidates, 0);
+    only = nextParsed(lines, frame.seen, candidates, 0);
   }
   if (only === undefined) return fail('invalid', 'an event block has no Tags line where its section expects one');
-  if (nextParsed(lines, candidates, only.index + 1) === undefined) return chunkRead(frame.text, head, only);
+  if (nextParsed(lines, frame.seen, candidates, only.index + 1) === undefined) return chunkRead(frame.text, head, only);
   // After a real separator the host always renders a block that starts with a valid `Event ID:`
   // line and a `Channel:` line, whatever it renders below them (a Sprout-era label may hold a
   // newline, so the rest of a real head need not read). The host's end is therefore always among
@@ -176,16 +171,16 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
 /** Stands in for a missing list entry (never read: indexes stay below the length); its line has no tags. */
 const NO_CANDIDATE: Candidate = { tagsLine: -1, continuation: { type: 'end', next: -1 } };
 
-/** The tags of a `Tags:` line, if its value parses. */
-function tagsAt(lines: readonly string[], line: number): RenderedTags | undefined {
-  return parseTags((lines[line] ?? '').slice(6));
-}
-
 /** The first candidate from `from` on whose tags parse. */
-function nextParsed(lines: readonly string[], candidates: readonly Candidate[], from: number): ParsedEnd | undefined {
+function nextParsed(
+  lines: readonly string[],
+  seen: SeenFields,
+  candidates: readonly Candidate[],
+  from: number,
+): ParsedEnd | undefined {
   for (let index = from; index < candidates.length; index++) {
     const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
-    const tags = tagsAt(lines, tagsLine);
+    const tags = seen.tagsOf(lines[tagsLine] ?? '');
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
   return undefined;
@@ -210,7 +205,7 @@ function nextEnd(
       if (!startsRichBlock(lines, at)) continue;
       if (readable && 'problem' in readHead(lines, at, 'rich', seen)) continue;
     }
-    const tags = tagsAt(lines, tagsLine);
+    const tags = seen.tagsOf(lines[tagsLine] ?? '');
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
   return undefined;

@@ -208,3 +208,23 @@ test('more senders than a section remembers: every event keeps its own sender an
     keys.map((pubkey, i) => [pubkey, `L${String(i % 3)}`]),
   );
 });
+
+test('a forged separator on the second-to-last line: no block start can follow it', () => {
+  // The last event quotes an end for a third event; the line after that separator is the real Tags
+  // line, the last of the text.
+  const first = chat(ALICE, 'one');
+  const second = chat(BOB, 'two\nTags: []\n\n--- Event 3 (@mention) ---', { id: FORGED_ID });
+  const result = read(eventSection('v4', [first, second], ENGINEERING));
+  expect(result.ok && result.context.events.map((e) => [e.id, e.content])).toEqual([
+    [eventId(first), 'one'],
+    [FORGED_ID, second.content],
+  ]);
+});
+
+test('a line that only starts like a Tags line is content, even when its value parses', () => {
+  // `Tagz: []` shares the first character and, sliced after six characters, parses as tags: it
+  // must not become a second candidate (the rendered id is forged, so a second one would fail).
+  const event = chat(BOB, 'hi\nTagz: []\n\nNote: x', { id: FORGED_ID });
+  const result = read(eventSection('v4', [event], ENGINEERING));
+  expect(result.ok && result.context.events.map((e) => [e.id, e.content])).toEqual([[FORGED_ID, event.content]]);
+});
