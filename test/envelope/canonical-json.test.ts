@@ -161,6 +161,32 @@ describe('canonicalJson exact values', () => {
     expect(codeAndPath(() => canonicalJson([[1], [1]], 64, 4)).code).toBe('limit_exceeded');
   });
 
+  test('counts every scalar member and item: an object and an array of n scalars are n + 1 values', () => {
+    const members = { a: 1, b: 's', c: true, d: null };
+    expect(canonicalJson(members, 64, 5)).toBe('{"a":1,"b":"s","c":true,"d":null}');
+    expect(codeAndPath(() => canonicalJson(members, 64, 4)).code).toBe('limit_exceeded');
+    const items = [1, 's', false, null];
+    expect(canonicalJson(items, 64, 5)).toBe('[1,"s",false,null]');
+    expect(codeAndPath(() => canonicalJson(items, 64, 4)).code).toBe('limit_exceeded');
+  });
+
+  test.each([
+    ['null', null],
+    ['true', true],
+    ['false', false],
+    ['a number', 7],
+    ['a string', 's'],
+  ])('a valid %s member or item before a bad value leaves its path exact', (_name, scalar) => {
+    expect(codeAndPath(() => canonicalJson({ a: scalar, channel: { id: 0.5 } }))).toEqual({
+      code: 'canonical_json',
+      path: '/channel/id',
+    });
+    expect(codeAndPath(() => canonicalJson({ a: [scalar, scalar], channel: { id: 0.5 } }))).toEqual({
+      code: 'canonical_json',
+      path: '/channel/id',
+    });
+  });
+
   test('refuses a cycle instead of recursing forever', () => {
     const cycle: unknown[] = [];
     cycle.push(cycle);
