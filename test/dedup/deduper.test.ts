@@ -493,7 +493,11 @@ describe('options', () => {
 
   test('refuses an unknown onStoreError', () => {
     const error = thrownBuzzError(() => createDeduper({ onStoreError: 'fail-soft' as 'fail-open' }));
-    expect([error.code, error.path]).toEqual(['invalid_option', '/onStoreError']);
+    expect([error.code, error.path, error.message]).toEqual([
+      'invalid_option',
+      '/onStoreError',
+      "/onStoreError: onStoreError must be 'fail-open' or 'fail-closed'.",
+    ]);
   });
 
   test('accepts fail-open spelled out', () => {

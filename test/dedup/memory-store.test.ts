@@ -198,6 +198,31 @@ describe('createMemoryStore', () => {
     expect(await claim(store, 250, 'x')).toEqual([true]);
   });
 
+  // The first growth (64 → 128 slots) happens before any eviction, with the oldest item at slot 0;
+  // a ring that copied its items out of order there would evict key 64 right after key 1.
+  test('evicts the oldest first right after the write order first grows (marks)', async () => {
+    const { store } = manual(100);
+    for (let n = 1; n <= 102; n++) {
+      await claim(store, n, `t${String(n)}`);
+      await commit(store, n, `t${String(n)}`);
+    }
+    const all = Array.from({ length: 102 }, (_, k) => eventId(k + 1));
+    const answer = await store.claim({ scope: CHANNEL, ids: all, token: 'x', leaseMs: LEASE });
+    expect(answer).toEqual(all.map((_, k) => k + 1 <= 2));
+  });
+
+  test('evicts the oldest first right after the write order first grows (leases)', async () => {
+    const { store } = manual(100);
+    for (let n = 1; n <= 102; n++) await claim(store, n, `t${String(n)}`);
+    // Refused claims write nothing: the 100 held keys are asked first, then the two evicted ones.
+    const held = Array.from({ length: 100 }, (_, k) => eventId(k + 3));
+    expect(await store.claim({ scope: CHANNEL, ids: held, token: 'x', leaseMs: LEASE })).toEqual(held.map(() => false));
+    expect(await store.claim({ scope: CHANNEL, ids: [eventId(1), eventId(2)], token: 'x', leaseMs: LEASE })).toEqual([
+      true,
+      true,
+    ]);
+  });
+
   test('maxEntries 1 keeps exactly the last key', async () => {
     const { store } = manual(1);
     await claim(store, 1, 'a');
