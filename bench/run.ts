@@ -377,7 +377,7 @@ console.log(`legacy input sizes (characters): ${JSON.stringify(legacy.sizes)}`);
 // Forged deliveries (issue 7): single large operations, with their own printout.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'forged')) {
   const { runForgedBench } = await import('./forged.js');
-  runForgedBench();
+  await runForgedBench();
 }
 
 // Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.

@@ -58,9 +58,8 @@ export function checkInputBounds(
     if (Array.isArray(value)) {
       const items = value as readonly unknown[];
       for (let index = 0; index < items.length; index++) {
-        path.push(index);
-        const found = visit(items[index], depth + 1);
-        path.pop();
+        const item: unknown = items[index];
+        const found = typeof item === 'object' && item !== null ? visitAt(index, item, depth + 1) : visitScalar(item);
         if (found !== undefined) return found;
       }
       return undefined;
@@ -86,7 +85,7 @@ export function checkInputBounds(
     }
     return undefined;
   };
-  const visitAt = (key: string, member: object, depth: number): BuzzMetaError | undefined => {
+  const visitAt = (key: string | number, member: object, depth: number): BuzzMetaError | undefined => {
     path.push(key);
     const found = visit(member, depth);
     path.pop();

@@ -126,8 +126,10 @@ function read(params: unknown, options: ReadBuzzOptions, verifier: SignatureVeri
     throw BuzzMetaError.of(
       'trust_too_low',
       '/_meta/buzz',
+      // Only 'verified' can be missed here (a structured context is at least 'asserted'), so the hint
+      // depends on the key alone.
       `this context is ${context.trust}, and ${minTrust} was required` +
-        (minTrust === 'verified' && agentPubkey === undefined ? ' (set agentPubkey to verify envelopes)' : ''),
+        (agentPubkey === undefined ? ' (set agentPubkey to verify envelopes)' : ''),
     );
   }
   return context;

@@ -176,12 +176,14 @@ function writeArray(items: readonly unknown[], depthLeft: number, state: WriteSt
   // inherits (a polluted Object.prototype included), so such an array is written item by item, and
   // so is one holding a long string, whose text is better written around itself (pushText).
   if (!('toJSON' in items) && items.every(isShortScalar)) {
-    items.forEach((item, index) => {
+    for (let index = 0; index < items.length; index++) {
       spend(state);
-      state.path.push(index);
-      checkScalar(item, state.path);
-      state.path.pop();
-    });
+      const item: unknown = items[index];
+      if (!isCanonicalScalar(item)) {
+        state.path.push(index);
+        checkScalar(item, state.path);
+      }
+    }
     out.push(JSON.stringify(items));
     return;
   }

@@ -76,6 +76,17 @@ describe('readBuzzContext errors: code, path and message', () => {
     ]);
   });
 
+  test('the scraper gets the read’s limits (prompt text longer than they allow for any delivery)', () => {
+    const params = { prompt: [{ type: 'text', text: 'x'.repeat(20_000) }] };
+    // 2 × (maxEvents + 1) × (maxContentLength + 4096) = 16 388 characters at these limits.
+    expect(failure(params, { limits: { maxEvents: 1, maxContentLength: 1 } })).toEqual([
+      'limit_exceeded',
+      '/prompt',
+      '/prompt: the prompt text is longer than the limits allow for any delivery',
+    ]);
+    expect(failure(params)[0]).toBe('no_buzz_context');
+  });
+
   test('an unknown minTrust', () => {
     expect(failure({ _meta: { buzz: draft } }, { minTrust: 'signed' as 'verified' })).toEqual([
       'invalid_option',
