@@ -68,13 +68,16 @@ export function forEachPrompt(
 
   const firstText = lineText(first);
   const head = tryParse(firstText);
-  // Not one value per line: the whole input must be one (pretty-printed) document; when neither
-  // parses, the first line's own error (parsing it alone throws).
-  const firstValue =
-    head === undefined ? (tryParse(buffer.toString('utf8')) ?? { value: parse(first, firstText) }).value : head.value;
-  take(first + 1, firstValue);
-  if (head !== undefined) {
+  let firstValue: unknown;
+  if (head === undefined) {
+    // Not one value per line: the whole input must be one (pretty-printed) document; when neither
+    // parses, the first line's own error (parsing it alone throws).
+    firstValue = (tryParse(buffer.toString('utf8')) ?? { value: parse(first, firstText) }).value;
+    take(first + 1, firstValue);
+  } else {
     // The first line is a whole value, so the input is NDJSON (one document would end there).
+    firstValue = head.value;
+    take(first + 1, firstValue);
     ends.forEach((_, index) => {
       if (index <= first) return;
       const text = lineText(index);

@@ -55,8 +55,8 @@ async function readerFor(agentPubkey: string | undefined) {
   }
 }
 
-/** `inspect`: what to print for `bytes` (for `--json`, UTF-8 byte chunks). Exit code 0 whatever the prompts say. */
-export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<string | readonly Uint8Array[]> {
+/** `inspect`: what to print for `bytes`, in pieces (UTF-8 bytes for `--json`). Exit code 0 whatever the prompts say. */
+export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<readonly (string | Uint8Array)[]> {
   if (options.json === true) {
     // Serialized as they come, so each report is garbage at once instead of kept to the end.
     const lines = new OutputLines();
@@ -66,7 +66,7 @@ export async function inspect(bytes: Uint8Array, options: InspectOptions): Promi
     return lines.chunks();
   }
   const { reports, skipped } = await readReports(bytes, options.agentPubkey);
-  return renderTable(reports, skipped);
+  return [renderTable(reports, skipped)];
 }
 
 /** `verify`: one line per v1 envelope (the first failing check when it fails), and the exit code. */

@@ -13,8 +13,8 @@ const version = (
 
 /** What a run prints and how it ends; the process wiring lives in {@link main}. */
 interface Outcome {
-  /** Text, or UTF-8 byte chunks written one after the other. */
-  readonly stdout: string | readonly Uint8Array[];
+  /** Written one after the other: text, or UTF-8 bytes (`inspect --json`). */
+  readonly stdout: readonly (string | Uint8Array)[];
   readonly exitCode: number;
 }
 
@@ -94,7 +94,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
       const key = agentKey(options.agentPubkey, io);
       if (key === undefined) throw new CliError('verify needs --agent-pubkey <npub|hex> (or BUZZ_AGENT_PUBKEY)');
       const { text, exitCode } = await verify(readSource(file, io), key);
-      out({ stdout: text, exitCode });
+      out({ stdout: [text], exitCode });
     });
 
   cli
@@ -104,7 +104,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .action(async (options: { json?: boolean }) => {
       const { keygen, renderKeyPair } = await import('./keygen.js');
       const pair = keygen();
-      out({ stdout: options.json === true ? JSON.stringify(pair) + '\n' : renderKeyPair(pair), exitCode: EXIT.ok });
+      out({ stdout: [options.json === true ? JSON.stringify(pair) + '\n' : renderKeyPair(pair)], exitCode: EXIT.ok });
     });
 
   cli
@@ -113,7 +113,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .argument('<key>', 'pubkey, 64 hex digits or an npub')
     .action(async (key: string) => {
       const { convertKey } = await import('./keygen.js');
-      out({ stdout: convertKey(key, 'npub') + '\n', exitCode: EXIT.ok });
+      out({ stdout: [convertKey(key, 'npub') + '\n'], exitCode: EXIT.ok });
     });
 
   cli
@@ -122,7 +122,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .argument('<key>', 'pubkey, an npub or 64 hex digits')
     .action(async (key: string) => {
       const { convertKey } = await import('./keygen.js');
-      out({ stdout: convertKey(key, 'hex') + '\n', exitCode: EXIT.ok });
+      out({ stdout: [convertKey(key, 'hex') + '\n'], exitCode: EXIT.ok });
     });
 
   cli
@@ -130,7 +130,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .description('run the offline demo: a simulated Buzz host and a real ACP agent over stdio (from a checkout)')
     .action(async () => {
       const { runDemo } = await import('./demo.js');
-      out({ stdout: '', exitCode: runDemo() });
+      out({ stdout: [], exitCode: runDemo() });
     });
 
   const output = { writeOut: io.writeOut, writeErr: io.writeErr };
@@ -143,8 +143,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
   let exitCode: number = EXIT.ok;
   // An action calls this once, after everything it prints is known: a run that throws prints nothing.
   const end = (outcome: Outcome): void => {
-    if (typeof outcome.stdout === 'string') io.writeOut(outcome.stdout);
-    else for (const chunk of outcome.stdout) io.writeOut(chunk);
+    for (const chunk of outcome.stdout) io.writeOut(chunk);
     exitCode = outcome.exitCode;
   };
   try {

@@ -227,6 +227,11 @@ describe('keys', () => {
       stdout: '',
       stderr: 'buzz-meta: hex: not a valid npub (bad characters, mixed case or checksum)\n',
     });
+    expect(await runCli(['npub', 'npub1abc'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'buzz-meta: npub: not a valid npub (bad characters, mixed case or checksum)\n',
+    });
     expect((await runCli(['npub'])).code).toBe(2);
   });
 });
