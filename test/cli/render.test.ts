@@ -18,6 +18,18 @@ async function table(input: unknown): Promise<string[]> {
 }
 
 describe('inspect table', () => {
+  test('an error without a path is at (params)', async () => {
+    expect(await table({ jsonrpc: '2.0', id: 'a', method: 'session/prompt' })).toEqual([
+      'prompt 1 (line 1, request id a)',
+      '  error       invalid_params',
+      '  at          (params)',
+      '  why         params must be a session/prompt params object',
+      '',
+      '1 prompt, 1 failed to read',
+      '',
+    ]);
+  });
+
   test('a scraped V1 event: no id, no kind; the request id in the heading', async () => {
     const text = eventSection('v1', [chat(ALICE, 'hi')], ENGINEERING);
     const params = { sessionId: 's', prompt: [{ type: 'text', text }] };

@@ -117,8 +117,40 @@ describe('createRedisStore', () => {
   });
 
   test('refuses a prefix with a brace (it would move the hash tag)', () => {
-    const error = thrownBuzzError(() => createRedisStore({ client, prefix: 'a{b}:' }));
-    expect([error.code, error.path]).toEqual(['invalid_option', '/prefix']);
+    for (const prefix of ['a{b}:', 'a{b:', 'a}b:']) {
+      const error = thrownBuzzError(() => createRedisStore({ client, prefix }));
+      expect([error.code, error.path, error.message]).toEqual([
+        'invalid_option',
+        '/prefix',
+        '/prefix: prefix must not contain { or } (the channel id is the hash tag).',
+      ]);
+    }
+    expect(() => createRedisStore({ client, prefix: 'a[b]:' })).not.toThrow();
+  });
+
+  test('a Redis error other than NOSCRIPT is not retried with EVAL (either client)', async () => {
+    for (const c of [client, io]) {
+      const store = createRedisStore({ client: c, prefix: freshPrefix() });
+      await store.claim({ scope: CHANNEL, ids: [eventId(1)], token: 'warm', leaseMs: 1000 }); // loads the script
+      await client.configResetStat();
+      await expect(store.claim({ scope: CHANNEL, ids: [eventId(2)], token: 'a', leaseMs: 0 })).rejects.toThrow(
+        /invalid expire time/,
+      );
+      const stats = await client.info('commandstats');
+      const calls = [...stats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].map((m) => `${m[1] ?? ''}=${m[2] ?? ''}`);
+      expect(calls.filter((call) => call.startsWith('eval'))).toEqual(['evalsha=1']);
+    }
+  });
+
+  test('a client answering a claim with something other than a list is an error, not a verdict', async () => {
+    // Not a Redis reply (the claim script always returns a list): a broken client or proxy.
+    const broken = { evalSha: () => Promise.resolve(1), eval: () => Promise.resolve(1) };
+    const store = createRedisStore({ client: broken });
+    const refused = await store
+      .claim({ scope: CHANNEL, ids: [eventId(1)], token: 'a', leaseMs: 1000 })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect((refused as TypeError).message).toBe('the claim script answered with something other than a list');
   });
 
   test('a deduper over Redis: claim, concurrent claim, commit, redelivery', async () => {
