@@ -191,7 +191,9 @@ export function checkEnvelope(
   if (last !== undefined && envelope.reply.replyToEventId !== last.id) {
     fail('reply_mismatch', ['reply', 'replyToEventId'], 'replyToEventId is not the id of the last event');
   }
-  if (failures.length > 0 || digest === undefined || eventIds === undefined) return failed(failures);
+  if (failures.length > 0) return failed(failures);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: both are set unless the catch above recorded a failure; this is for the type checker
+  if (digest === undefined || eventIds === undefined) return failed(failures);
 
   if (agentPubkey !== undefined && !verifier.verifyDigest(envelope.attestation.signature, digest, agentPubkey)) {
     fail(

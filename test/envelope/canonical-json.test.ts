@@ -131,6 +131,15 @@ describe('canonicalJson exact values', () => {
     { name: 'a function', value: { f: () => 1 }, path: '/*' },
     { name: 'a symbol', value: Symbol('s'), path: '' },
     { name: 'a received key (never echoed: written *)', value: { 'a/b~c': 0.5 }, path: '/*' },
+    // Valid scalars, members and items written before the bad value leave no trace in its path.
+    { name: 'a fraction after scalar members', value: { a: 1, b: 's', channel: { id: 0.5 } }, path: '/channel/id' },
+    { name: 'a fraction after an array of scalars', value: { a: [1, 'x'], channel: { id: 0.5 } }, path: '/channel/id' },
+    {
+      name: 'a fraction after a nested object',
+      value: { a: { b: 1 }, events: [1, { kind: 0.5 }] },
+      path: '/events/1/kind',
+    },
+    { name: 'undefined after scalar items', value: { events: [1, 2, undefined] }, path: '/events/2' },
   ])('rejects $name with canonical_json at its path', ({ value, path }) => {
     expect(codeAndPath(() => canonicalJson(value))).toEqual({ code: 'canonical_json', path });
   });
