@@ -13,5 +13,6 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 
 /** True when `value` is a string of exactly 64 lowercase hex digits. */
 export function isHex64(value: unknown): value is string {
-  return typeof value === 'string' && value.length === 64 && HEX64_PATTERN.test(value);
+  // No separate length test: the anchored pattern stops after 64 digits, whatever the length.
+  return typeof value === 'string' && HEX64_PATTERN.test(value);
 }

@@ -58,6 +58,8 @@ describe('hex and UUID shapes', () => {
     expect(isHex64(`${ID}\n`)).toBe(false);
     expect(isHex64(123)).toBe(false);
     expect(isHex64({ length: 64 })).toBe(false);
+    // A non-string whose text would match is still refused (RegExp.test would coerce it).
+    expect(isHex64({ length: 64, toString: () => ID })).toBe(false);
   });
 
   test('the patterns are anchored at both ends', () => {
@@ -110,6 +112,9 @@ describe('markedAnchors', () => {
   });
 
   test('an e tag whose id is not 64 hex digits is refused, with its index', () => {
+    // A non-string id (an in-process caller) is refused, never coerced by the pattern test.
+    const objectId = { toString: () => ID } as unknown as string;
+    expect(markedAnchors([['e', objectId, '', 'root']])).toMatchObject({ ok: false, tagIndex: 0 });
     const refused = (id: string) =>
       markedAnchors([
         ['e', ID, '', 'root'],
