@@ -35,12 +35,15 @@ export function sha256OfPieces(pieces: Pieces, prefix: Uint8Array = NO_BYTES): U
     for (const piece of list) {
       if (typeof piece !== 'string') {
         feed(piece);
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: which pieces go alone only changes how the same bytes, in the same order, reach the hash
       } else if (piece.length >= BATCH_UNITS) {
         flush();
         hash.update(piece, 'utf8');
       } else {
         batch.push(piece);
+        // Stryker disable next-line AssignmentOperator: when a batch is flushed only changes how the same bytes reach the hash
         batched += piece.length;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: likewise
         if (batched >= BATCH_UNITS) flush();
       }
     }
