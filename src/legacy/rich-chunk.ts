@@ -168,9 +168,6 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
 }
 
-/** Stands in for a missing list entry (never read: indexes stay below the length); its line has no tags. */
-const NO_CANDIDATE: Candidate = { tagsLine: -1, continuation: { type: 'end', next: -1 } };
-
 /** The first candidate from `from` on whose tags parse. */
 function nextParsed(
   lines: readonly string[],
@@ -178,12 +175,13 @@ function nextParsed(
   candidates: readonly Candidate[],
   from: number,
 ): ParsedEnd | undefined {
-  for (let index = from; index < candidates.length; index++) {
-    const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
+  for (let index = from; ; index++) {
+    const candidate = candidates[index];
+    if (candidate === undefined) return undefined;
+    const { tagsLine, continuation } = candidate;
     const tags = seen.tagsOf(lines[tagsLine] ?? '');
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
-  return undefined;
 }
 
 /**
@@ -198,8 +196,10 @@ function nextEnd(
   from: number,
   readable: boolean,
 ): ParsedEnd | undefined {
-  for (let index = from; index < candidates.length; index++) {
-    const { tagsLine, continuation } = candidates[index] ?? NO_CANDIDATE;
+  for (let index = from; ; index++) {
+    const candidate = candidates[index];
+    if (candidate === undefined) return undefined;
+    const { tagsLine, continuation } = candidate;
     if (continuation.type === 'separator') {
       const at = continuation.line + 1;
       if (!startsRichBlock(lines, at)) continue;
@@ -208,7 +208,6 @@ function nextEnd(
     const tags = seen.tagsOf(lines[tagsLine] ?? '');
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
-  return undefined;
 }
 
 function chunkRead(text: LineText, head: EventHead, end: ParsedEnd): ChunkRead {
