@@ -4,8 +4,10 @@
  * `--help`. Run in process through the same `main` the executable calls; one test runs the real
  * executable to pin what a shell sees.
  */
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { decode } from 'nostr-tools/nip19';
@@ -309,5 +311,19 @@ describe('the real executable', () => {
       fixture('acp-capture.inspect.txt'),
     ]);
     await expect(bad).rejects.toMatchObject({ code: 2, stderr: 'buzz-meta: line 1: not JSON\n' });
+  });
+
+  test('a reader that closes the pipe early (| head) ends the output quietly', { timeout: 30_000 }, async () => {
+    const big = join(mkdtempSync(join(tmpdir(), 'buzz-meta-epipe-')), 'big.ndjson');
+    writeFileSync(big, `${captureLines.join('\n')}\n`.repeat(3000));
+    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'inspect', big, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
