@@ -47,6 +47,8 @@ describe('verification findings say what is wrong', () => {
       (e) => void ((e.channel as JsonObject).membershipRevision = 'v1:' + '0'.repeat(64)),
     ],
     ['event_channel_mismatch', (e) => void (first(e).tags = [['h', OTHER_CHANNEL_ID]])],
+    // The channel id in a tag other than `h` binds nothing.
+    ['event_channel_mismatch', (e) => void (first(e).tags = [['t', CHANNEL_ID]])],
     ['reply_mismatch', (e) => void ((e.reply as JsonObject).replyToEventId = first(e).id)],
   ])('%s', (code, edit, key) => {
     const failures = failuresOf(edit, key);
