@@ -101,6 +101,10 @@ const FORGERIES = {
   recomputed: (envelope: Record<string, unknown>): void => {
     try {
       recomputeUnkeyed(envelope);
+      // The reply anchor names the last event, whose id the padding changed; then the hashes again.
+      const events = envelope.events as { id: string }[];
+      (envelope.reply as Record<string, unknown>).replyToEventId = events[events.length - 1]?.id;
+      recomputeUnkeyed(envelope);
     } catch {
       // Past the default limits nothing is hashed (the read is refused first): any hash will do.
     }
