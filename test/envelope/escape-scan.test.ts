@@ -135,6 +135,15 @@ describe('mayNeedJsonEscaping, where the two paths meet and what the scanner lea
     }
   });
 
+  test('strings whose UTF-8 outgrows the scanner memory (256 KiB) are scanned chunk by chunk to the end', () => {
+    for (const unit of ['a', 'é', '€']) {
+      const text = unit.repeat(300_000);
+      expect(mayNeedJsonEscaping(text)).toBe(false);
+      expect(mayNeedJsonEscaping(text + '"')).toBe(true);
+      expect(mayNeedJsonEscaping(text + '\u001f' + text)).toBe(true);
+    }
+  });
+
   describe('without a working WebAssembly the expression decides every string', () => {
     const real = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly');
     afterEach(() => {
