@@ -77,8 +77,9 @@ export class LineText {
   linesStartingWith(prefix: string, from: number): number[] {
     const found: number[] = [];
     const search = `\n${prefix}`;
-    for (let at = this.text.indexOf(search, from); at !== -1; at = this.text.indexOf(search, at + 1))
+    for (let at = this.text.indexOf(search, from); at !== -1; at = this.text.indexOf(search, at + 1)) {
       found.push(at + 1);
+    }
     return found;
   }
 }
