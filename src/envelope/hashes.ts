@@ -11,6 +11,7 @@ import {
   domainPrefix,
   nostrEventId,
   sha256Hex,
+  sha256HexOfPieces,
   sha256OfPieces,
 } from './crypto.js';
 
@@ -128,10 +129,10 @@ export function envelopeHashes(
     eventIds: events.map((event) => event.id),
   };
   if (jobEventId !== undefined) subject.jobEventId = jobEventId;
-  const deliveryId = bytesToHex(sha256OfPieces(canonicalPieces(subject, options)));
+  const deliveryId = sha256HexOfPieces(canonicalPieces(subject, options));
   const channelId = received.channel.id;
   const revision = canonicalPieces({ version: 1, channelId, members: received.channel.members }, options);
-  return { digest, deliveryId, membershipRevision: 'v1:' + bytesToHex(sha256OfPieces(revision)), eventIds };
+  return { digest, deliveryId, membershipRevision: 'v1:' + sha256HexOfPieces(revision), eventIds };
 }
 
 /**

@@ -40,7 +40,7 @@ export interface HashedHead {
   readonly kind: number;
   /** The first content line (after `Content: `). */
   readonly firstContent: string;
-  /** Index of the `Content:` line; later content lines follow it. */
+  /** Offset of the `Content:` line; later content lines follow it. */
   readonly contentLine: number;
 }
 
@@ -75,7 +75,7 @@ export class IdChecker {
       const head = this.head;
       const prefix = `[0,${JSON.stringify(head.pubkey)},${head.createdAt},${head.kind},${tagsJson},"${escaped(head.firstContent)}`;
       if (!this.budget.take(prefix.length)) return undefined;
-      stream = { hash: nodeCrypto().createHash('sha256').update(prefix), fed: head.contentLine + 1 };
+      stream = { hash: nodeCrypto().createHash('sha256').update(prefix), fed: this.text.next(head.contentLine) };
       this.streams.set(tagsJson, stream);
     }
     if (stream.fed < tagsLine) {

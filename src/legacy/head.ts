@@ -37,7 +37,7 @@ export interface EventHead {
   readonly sender: RenderedSender;
   /** `Time:` in Unix seconds. */
   readonly createdAt: number;
-  /** Index of the `Content:` / `Message:` line. */
+  /** Offset of the `Content:` / `Message:` line. */
   readonly contentLine: number;
   /** The first content line's text (after the label). */
   readonly firstContent: string;
@@ -56,12 +56,22 @@ export function sproutLayout(firstLine: string | undefined): BlockLayout {
 /**
  * Whether a rich block starts at line `at`: a valid `Event ID:` line, then a `Channel:` line. The
  * host renders both after every separator whatever else the block holds (a channel name or a
- * Sprout-era label may break the lines below), so every real block start passes.
+ * Sprout-era label may break the lines below), so every real block start passes. Tested in place:
+ * this runs for every candidate end a flood of forged separators adds.
  */
-export function startsRichBlock(lines: readonly string[], at: number): boolean {
-  // The Channel label first: the cheaper test, and the one a forged separator's lines fail most.
-  return lines[at + 1]?.startsWith('Channel: ') === true && isHex64(fieldValue(lines[at], 'Event ID: '));
+export function startsRichBlock(text: LineText, at: number): boolean {
+  // Labels and line ends first, in place (no line is cut out); the 64 digits last.
+  const source = text.text;
+  return (
+    source.startsWith('Event ID: ', at) &&
+    source.charCodeAt(at + EVENT_ID_LINE_LENGTH) === 10 &&
+    source.startsWith('Channel: ', at + EVENT_ID_LINE_LENGTH + 1) &&
+    isHex64(source.slice(at + 10, at + EVENT_ID_LINE_LENGTH))
+  );
 }
+
+/** `Event ID: ` and 64 hex digits. */
+const EVENT_ID_LINE_LENGTH = 74;
 
 /** At most this many distinct senders are remembered per section (a delivery has a few). */
 const MAX_SEEN_SENDERS = 4;
@@ -115,50 +125,52 @@ export class SeenFields {
 }
 
 /**
- * Reads the head of an event block whose first field line is `lines[at]`; `seen` remembers the
+ * Reads the head of an event block whose first field line is at offset `at`; `seen` remembers the
  * channel and senders of the section's earlier blocks.
  */
-export function readHead(
-  lines: readonly string[],
-  at: number,
-  layout: BlockLayout,
-  seen: SeenFields,
-): EventHead | HeadProblem {
+export function readHead(text: LineText, at: number, layout: BlockLayout, seen: SeenFields): EventHead | HeadProblem {
   let line = at;
   let id: string | null = null;
   if (layout === 'rich') {
-    const value = fieldValue(lines[line++], 'Event ID: ');
+    const value = fieldValue(text.line(line), 'Event ID: ');
     if (value === undefined || !isHex64(value)) return { problem: 'an event block has no valid Event ID line' };
     id = value;
+    line = text.next(line);
   }
-  const channelText = fieldValue(lines[line++], 'Channel: ');
+  const channelText = fieldValue(text.line(line), 'Channel: ');
   const channel = channelText === undefined ? undefined : seen.channelOf(channelText);
   if (channel === undefined || (layout !== 'rich' && channel.name !== undefined)) {
     return { problem: 'an event block has no valid Channel line' };
   }
+  line = text.next(line);
   let kind: number | null = null;
   if (layout !== 'v1') {
-    const value = fieldValue(lines[line++], 'Kind: ');
+    const value = fieldValue(text.line(line), 'Kind: ');
     const parsed = value === undefined ? undefined : parseKind(value);
     if (parsed === undefined) return { problem: 'an event block has no valid Kind line' };
     kind = parsed;
+    line = text.next(line);
   }
-  const fromText = fieldValue(lines[line++], 'From: ');
+  const fromText = fieldValue(text.line(line), 'From: ');
   if (fromText === undefined) return { problem: 'an event block has no From line' };
+  line = text.next(line);
   const sender = layout === 'rich' ? seen.senderOf(fromText) : parseBareSender(fromText);
   if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree" };
   if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
-  const timeText = fieldValue(lines[line++], 'Time: ');
+  const timeText = fieldValue(text.line(line), 'Time: ');
   const createdAt = timeText === undefined ? undefined : parseTime(timeText);
   if (createdAt === undefined) return { problem: 'an event block has no valid Time line' };
-  const contentLine = line;
-  const firstContent = fieldValue(lines[contentLine], layout === 'v1' ? 'Message: ' : 'Content: ');
+  const contentLine = text.next(line);
+  const firstContent = fieldValue(text.line(contentLine), contentLabel(layout));
   if (firstContent === undefined) return { problem: 'an event block has no Content line' };
   return { layout, id, channel, kind, sender, createdAt, contentLine, firstContent };
 }
 
-/** The content of a block: its first line's text, then whole lines up to `end` (exclusive), as one slice. */
+function contentLabel(layout: BlockLayout): string {
+  return layout === 'v1' ? 'Message: ' : 'Content: ';
+}
+
+/** The content of a block: from after its label to the line `end` (exclusive), as one slice. */
 export function contentOf(text: LineText, head: EventHead, end: number): string {
-  const first = text.lines[head.contentLine] ?? '';
-  return text.text.slice(text.start(head.contentLine) + first.length - head.firstContent.length, text.start(end) - 1);
+  return text.slice(head.contentLine + contentLabel(head.layout).length, end);
 }

@@ -124,21 +124,30 @@ function xmlHeader(line: string): SectionHeader | undefined {
  * the line is matched up to its trailing ` ---`) or `--- Event N ---` (V1). `undefined` otherwise.
  */
 export function separatorNumber(line: string, tagged: boolean): number | undefined {
-  if (!line.startsWith('--- Event ') || !line.endsWith(' ---')) return undefined;
-  // Read by character, not sliced and matched: this runs for every candidate end of a section.
-  const end = line.length - 4;
-  let at = 10;
+  return separatorNumberIn(line, 0, line.length, tagged);
+}
+
+/**
+ * {@link separatorNumber} of the line that runs from `start` to `end` (exclusive) in `source`,
+ * read in place: this runs for every candidate end of a section, forged ones included.
+ */
+export function separatorNumberIn(source: string, start: number, end: number, tagged: boolean): number | undefined {
+  // The middle runs from after `--- Event ` to before ` ---` (when the two overlap, no digit is read).
+  const middle = end - 4;
+  if (!source.startsWith('--- Event ', start) || !source.startsWith(' ---', middle)) return undefined;
+  const first = start + 10;
+  let at = first;
   let number = 0;
-  for (; at < end && at < 14; at++) {
-    const digit = line.charCodeAt(at) - 48;
-    if (digit < 0 || digit > 9 || (digit === 0 && at === 10)) break;
+  for (; at < middle && at < first + 4; at++) {
+    const digit = source.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9 || (digit === 0 && at === first)) break;
     number = number * 10 + digit;
   }
   // One to four digits, the first not 0, then the end of the line's middle or a space.
-  if (at === 10) return undefined;
-  if (at >= end) return tagged ? undefined : number;
-  if (!tagged || line.charCodeAt(at) !== 32) return undefined;
-  return line.charCodeAt(at + 1) === 40 && line.charCodeAt(end - 1) === 41 ? number : undefined;
+  if (at === first) return undefined;
+  if (at >= middle) return tagged ? undefined : number;
+  if (!tagged || source.charCodeAt(at) !== 32) return undefined;
+  return source.charCodeAt(at + 1) === 40 && source.charCodeAt(middle - 1) === 41 ? number : undefined;
 }
 
 /** The closing notes of Steer/Interrupt merges and the kept-session re-prompt: text after the events. */

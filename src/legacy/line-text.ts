@@ -1,64 +1,85 @@
 /**
- * A text and its lines. Structure is read line by line, but content is taken as one slice of the
- * text (not lines joined again), so a 1 MB message costs one split.
- *
- * Line offsets are found by walking from the last one asked for, not from a table built up front
- * (allocating that table cost more than reading a 10 KB prompt's events). Readers ask in line
- * order, so the walks add up to one pass over the text; the few jumps back (a second candidate
- * sequence in a one-string prompt, the start of a content being hashed) are each bounded by text
- * already read or hashed, so the total stays linear.
+ * A text read line by line without splitting it. A line is named by the offset of its first
+ * character; the lines are those of `text.split('\n')`, and `end` (one past the text) names "no
+ * line", as an index past the last one did. Readers move from a line to the next with one
+ * `indexOf('\n')` and test a line in place (`startsWith` at its offset), so only the lines that
+ * are actually read become strings: a message of 50k short lines full of forged separators costs
+ * a scan, not 50k allocations. Content is taken as one slice of the text.
  */
 
-/** The text of one prompt block (or of a one-string prompt) and its `\n`-separated lines. */
+/** The text of one prompt block (or of a one-string prompt), addressed by line offsets. */
 export class LineText {
-  /** The lines, without their `\n`. */
-  readonly lines: readonly string[];
-  /** The line whose offset was asked for last, and that offset. */
-  private cursorLine = 0;
-  private cursorOffset = 0;
+  /** One past the last line: the offset that names no line. */
+  readonly end: number;
 
-  /** Splits `text` into lines. */
+  /** Wraps `text`; nothing is computed up front. */
   constructor(readonly text: string) {
-    this.lines = text.split('\n');
+    this.end = text.length + 1;
   }
 
-  /** Offset of line `index`'s first character (`index` may be the line count: one past the end). */
-  start(index: number): number {
-    const lines = this.lines;
-    let line = this.cursorLine;
-    let offset = this.cursorOffset;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,BlockStatement: either walk gives the same offset
-    if (index < line - index) {
-      // Closer to the start than to the cursor.
-      line = 0;
-      offset = 0;
-    }
-    for (; line < index; line++) offset += (lines[line] ?? '').length + 1;
-    for (; line > index; line--) offset -= (lines[line - 1] ?? '').length + 1;
-    this.cursorLine = line;
-    this.cursorOffset = offset;
-    return offset;
+  /** The line at `at`, without its `\n`; `undefined` past the last line. */
+  line(at: number): string | undefined {
+    return at < this.end ? this.text.slice(at, this.lineEnd(at)) : undefined;
   }
 
-  /** Lines `from` (inclusive) to `to` (exclusive, `to > from`) as the text has them: joined with `\n`. */
+  /** Where the line at `at` ends: its `\n`, or the end of the text. */
+  lineEnd(at: number): number {
+    const newline = this.text.indexOf('\n', at);
+    return newline === -1 ? this.text.length : newline;
+  }
+
+  /** The line after the line at `at` (`end` after the last line, and from `end` on). */
+  next(at: number): number {
+    // From `end`, indexOf finds nothing and lineEnd is the text's length: `end` again.
+    return this.lineEnd(at) + 1;
+  }
+
+  /** The line before the line at `at` (`at` a line after the first, or `end` for the last line). */
+  previous(at: number): number {
+    // lastIndexOf reads a negative start as 0, where a `\n` would be the wrong answer.
+    return at < 2 ? 0 : this.text.lastIndexOf('\n', at - 2) + 1;
+  }
+
+  /** True when the line at `at` exists and is empty. */
+  isBlank(at: number): boolean {
+    // Past the text, charCodeAt is NaN.
+    return at === this.text.length || this.text.charCodeAt(at) === 10;
+  }
+
+  /** True when the line at `at` (a line, not `end`) comes right after an empty line. */
+  followsBlank(at: number): boolean {
+    // A line at offset 1 follows the empty line 0; later, the `\n` before the previous one ends an empty line.
+    return at === 1 || (at > 1 && this.text.charCodeAt(at - 2) === 10);
+  }
+
+  /** True when the line at `at` starts with `prefix` (not empty, no `\n`: a match cannot run past the line). */
+  startsWith(at: number, prefix: string): boolean {
+    // From `end`, startsWith reads at the text's length, where a non-empty prefix does not match.
+    return this.text.startsWith(prefix, at);
+  }
+
+  /** True when the line at `at` is exactly `value` (not empty, no `\n`). */
+  is(at: number, value: string): boolean {
+    const after = at + value.length;
+    // Past the text, charCodeAt is NaN.
+    return this.text.startsWith(value, at) && (after === this.text.length || this.text.charCodeAt(after) === 10);
+  }
+
+  /** Lines `from` (inclusive) to `to` (exclusive, a later line or `end`) as the text has them: joined with `\n`. */
   slice(from: number, to: number): string {
-    return this.text.slice(this.start(from), this.start(to) - 1);
+    return this.text.slice(from, to - 1);
   }
 
   /**
-   * The indexes of the lines after `from` that start with `prefix`, in order: a test of each
-   * line's first character (most fail there), not a search of the text.
+   * The lines after offset `from` that start with `prefix` (not empty, no `\n`), in order: one
+   * `indexOf` of `\n` + prefix over the text, not a look at each line.
    */
   linesStartingWith(prefix: string, from: number): number[] {
-    // Stryker disable next-line ArrayDeclaration: a non-number entry reads as a line with no tags
     const found: number[] = [];
-    const lines = this.lines;
-    const first = prefix.charCodeAt(0);
-    for (let index = from + 1; ; index++) {
-      const line = lines[index];
-      if (line === undefined) return found;
-      // Stryker disable next-line ConditionalExpression: the first-character test only saves time
-      if (line.charCodeAt(0) === first && line.startsWith(prefix)) found.push(index);
+    const search = `\n${prefix}`;
+    for (let at = this.text.indexOf(search, from); at !== -1; at = this.text.indexOf(search, at + 1)) {
+      found.push(at + 1);
     }
+    return found;
   }
 }

@@ -29,18 +29,17 @@ export function readPlainSection(
   layout: Exclude<BlockLayout, 'rich'>,
   declared: number | undefined,
 ): PlainSectionRead | Failure {
-  const lines = text.lines;
   const diagnostics: string[] = [];
   const seen = new SeenFields();
   if (declared === undefined) {
-    const event = readPlainBlock(text, first, layout, lines.length, false, diagnostics, seen);
+    const event = readPlainBlock(text, first, layout, text.end, false, diagnostics, seen);
     return 'failure' in event ? event : { events: [event], diagnostics };
   }
   const tagged = layout !== 'v1';
-  if (separatorNumber(lines[first] ?? '', tagged) !== 1) {
+  if (separatorNumber(text.line(first) ?? '', tagged) !== 1) {
     return fail('invalid', 'a batch does not start with its first event separator');
   }
-  const separators = separatorsByNumber(lines, first + 1, tagged);
+  const separators = separatorsByNumber(text, text.next(first), tagged);
   const events: ScrapedEvent[] = [];
   let at = first;
   for (let number = 2; ; number++) {
@@ -49,11 +48,12 @@ export function readPlainSection(
       return fail('ambiguous', 'an event separator occurs more than once and no event id tells which is real');
     }
     const end = next[0];
+    // A separator counts only after an empty line, so `end - 1` is that line's offset.
     const event = readPlainBlock(
       text,
-      at + 1,
+      text.next(at),
       layout,
-      end === undefined ? lines.length : end - 1,
+      end === undefined ? text.end : end - 1,
       end === undefined,
       diagnostics,
       seen,
@@ -70,11 +70,11 @@ export function readPlainSection(
 }
 
 /** Separator lines that follow a blank line, by number. */
-function separatorsByNumber(lines: readonly string[], from: number, tagged: boolean): Map<number, number[]> {
+function separatorsByNumber(text: LineText, from: number, tagged: boolean): Map<number, number[]> {
   const found = new Map<number, number[]>();
-  for (let line = from; line < lines.length; line++) {
-    if (lines[line - 1] !== '') continue;
-    const number = separatorNumber(lines[line] ?? '', tagged);
+  for (let line = from; line < text.end; line = text.next(line)) {
+    if (!text.followsBlank(line)) continue;
+    const number = separatorNumber(text.line(line) ?? '', tagged);
     if (number === undefined) continue;
     const list = found.get(number);
     if (list === undefined) found.set(number, [line]);
@@ -92,20 +92,19 @@ function readPlainBlock(
   diagnostics: string[],
   seen: SeenFields,
 ): ScrapedEvent | Failure {
-  const lines = text.lines;
-  const head = readHead(lines, at, layout, seen);
+  const head = readHead(text, at, layout, seen);
   if ('problem' in head) return fail('invalid', head.problem);
   let stop = end;
   // A V1 batch ends every block with a newline: the last block's trailing empty line is not content.
   // (The line before `stop` is at least the non-empty `Message:` line.)
-  if (layout === 'v1' && last && lines[stop - 1] === '') stop--;
+  if (layout === 'v1' && last && text.isBlank(text.previous(stop))) stop = text.previous(stop);
   let tags: readonly (readonly string[])[] | undefined;
   if (layout === 'v2') {
     // The line before `stop` is a content line, or the `Content:` line itself (never a Tags line).
-    const value = fieldValue(lines[stop - 1], 'Tags: ');
+    const value = fieldValue(text.line(text.previous(stop)), 'Tags: ');
     const parsed = value === undefined ? undefined : parseTags(value);
     if (parsed !== undefined) {
-      stop--;
+      stop = text.previous(stop);
       if (V2_CHAT_KINDS.has(head.kind ?? -1)) {
         diagnostics.push('a V2 chat event ends in a Tags line that may be message text; its tags are not used');
       } else {

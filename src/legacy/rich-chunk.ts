@@ -14,7 +14,14 @@ import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.j
 
 /** What may follow the end of a block: the next separator (with its number) or the section's end. */
 export type Continuation =
-  | { readonly type: 'separator'; readonly number: number; readonly line: number }
+  | {
+      readonly type: 'separator';
+      readonly number: number;
+      /** The separator line. */
+      readonly line: number;
+      /** The line after it, where the next block starts. */
+      readonly block: number;
+    }
   | { readonly type: 'end'; readonly next: number };
 
 /**
@@ -48,9 +55,9 @@ export class SectionEnds {
    * line `after`.
    */
   constructor(text: LineText, from: number, continuation: (after: number) => Continuation | undefined) {
-    const lines = text.lines;
     for (const tagsLine of text.linesStartingWith('Tags: [', from)) {
-      const after = lines[tagsLine + 1]?.startsWith('Parsed: ') === true ? tagsLine + 2 : tagsLine + 1;
+      const line = text.next(tagsLine);
+      const after = text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
       const next = continuation(after);
       if (next === undefined) continue;
       const key = next.type === 'end' ? 0 : next.number;
@@ -113,34 +120,34 @@ export interface ChunkRead {
 
 /** Reads the rich event block whose first field line is `at`. */
 export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failure {
-  const lines = frame.text.lines;
-  const head = readHead(lines, at, 'rich', frame.seen);
+  const text = frame.text;
+  const head = readHead(text, at, 'rich', frame.seen);
   if ('problem' in head) return fail('invalid', head.problem);
   let candidates = frame.ends.after(head.contentLine, frame.nextSeparator, frame.mayEnd);
-  let only = nextParsed(lines, frame.seen, candidates, 0);
+  let only = nextParsed(text, frame.seen, candidates, 0);
   if (only === undefined) {
     // The header may overstate the count: with no separator where the next block would start,
     // this block is the last one. (Only then: the real end is among the candidates of a true frame.)
     candidates = frame.ends.after(head.contentLine, undefined, true);
-    only = nextParsed(lines, frame.seen, candidates, 0);
+    only = nextParsed(text, frame.seen, candidates, 0);
   }
   if (only === undefined) return fail('invalid', 'an event block has no Tags line where its section expects one');
-  if (nextParsed(lines, frame.seen, candidates, only.index + 1) === undefined) return chunkRead(frame.text, head, only);
+  if (nextParsed(text, frame.seen, candidates, only.index + 1) === undefined) return chunkRead(text, head, only);
   // After a real separator the host always renders a block that starts with a valid `Event ID:`
   // line and a `Channel:` line, whatever it renders below them (a Sprout-era label may hold a
   // newline, so the rest of a real head need not read). The host's end is therefore always among
   // the candidates followed by such a start: when exactly one is, it is the only reading, as a
   // lone candidate is, and nothing is hashed. A flood of forged separators followed by anything
   // else costs a look at two lines each.
-  const first = nextEnd(lines, frame.seen, candidates, 0, false);
+  const first = nextEnd(text, frame.seen, candidates, 0, false);
   if (first === undefined) {
     return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
   }
-  if (nextEnd(lines, frame.seen, candidates, first.index + 1, false) === undefined) {
-    return chunkRead(frame.text, head, first);
+  if (nextEnd(text, frame.seen, candidates, first.index + 1, false) === undefined) {
+    return chunkRead(text, head, first);
   }
   const checker = new IdChecker(
-    frame.text,
+    text,
     {
       id: head.id ?? '',
       pubkey: head.sender.pubkey,
@@ -155,22 +162,22 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   // end cannot produce it without a sha256 preimage). An end followed by a block that does not
   // read is skipped: were it the host's, no other end could hash to the id, and the read fails.
   for (
-    let end = nextEnd(lines, frame.seen, candidates, 0, true);
+    let end = nextEnd(text, frame.seen, candidates, 0, true);
     end !== undefined;
-    end = nextEnd(lines, frame.seen, candidates, end.index + 1, true)
+    end = nextEnd(text, frame.seen, candidates, end.index + 1, true)
   ) {
     const matches = checker.matches(end.tags, end.tagsLine);
     if (matches === undefined) {
       return fail('ambiguous', 'too many possible event boundaries to check against their event ids');
     }
-    if (matches) return chunkRead(frame.text, head, end);
+    if (matches) return chunkRead(text, head, end);
   }
   return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
 }
 
 /** The first candidate from `from` on whose tags parse. */
 function nextParsed(
-  lines: readonly string[],
+  text: LineText,
   seen: SeenFields,
   candidates: readonly Candidate[],
   from: number,
@@ -179,7 +186,7 @@ function nextParsed(
     const candidate = candidates[index];
     if (candidate === undefined) return undefined;
     const { tagsLine, continuation } = candidate;
-    const tags = seen.tagsOf(lines[tagsLine] ?? '');
+    const tags = seen.tagsOf(text.line(tagsLine) ?? '');
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
 }
@@ -190,7 +197,7 @@ function nextParsed(
  * The lines after it are looked at before its tags are parsed.
  */
 function nextEnd(
-  lines: readonly string[],
+  text: LineText,
   seen: SeenFields,
   candidates: readonly Candidate[],
   from: number,
@@ -201,11 +208,11 @@ function nextEnd(
     if (candidate === undefined) return undefined;
     const { tagsLine, continuation } = candidate;
     if (continuation.type === 'separator') {
-      const at = continuation.line + 1;
-      if (!startsRichBlock(lines, at)) continue;
-      if (readable && 'problem' in readHead(lines, at, 'rich', seen)) continue;
+      const at = continuation.block;
+      if (!startsRichBlock(text, at)) continue;
+      if (readable && 'problem' in readHead(text, at, 'rich', seen)) continue;
     }
-    const tags = seen.tagsOf(lines[tagsLine] ?? '');
+    const tags = seen.tagsOf(text.line(tagsLine) ?? '');
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
 }

@@ -75,9 +75,9 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
   }
   // Each real boundary is hashed about once; forged ones may cost a few times more, then reading stops.
   const budget = new HashBudget(4 * found.length + 1_048_576);
-  const split = found.blocks.map((block) => ({ index: block.index, text: new LineText(block.text) }));
+  const texts = found.blocks.map((block) => ({ index: block.index, text: new LineText(block.text) }));
   const diagnostics: string[] = [];
-  const perBlock = split.filter((block) => sectionHeader(block.text.lines[0] ?? '') !== undefined);
+  const perBlock = texts.filter((block) => sectionHeader(block.text.line(0) ?? '') !== undefined);
   let sections: SectionRead[];
   let context: ContextRead | undefined;
   if (perBlock.length > 0) {
@@ -87,20 +87,19 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
       if (isFailure(read)) throw toError(read, `/prompt/${block.index}/text`);
       sections.push(...read.sections);
     }
-    const contextBlock = split.find((block) => isContextStart(block.text.lines[0]));
-    const contextLines = contextBlock?.text.lines;
+    const contextBlock = texts.find((block) => isContextStart(block.text.line(0)));
+    // A context section is a few short lines: read as an array.
+    const contextLines = contextBlock?.text.text.split('\n');
     context = contextLines === undefined ? undefined : readContext(contextLines, 0, contextLines.length);
   } else {
     // One string (Sprout eras, early Buzz): several blocks read as if the host had joined them with a blank line.
     const text = new LineText(found.blocks.map((block) => block.text).join('\n\n'));
-    const lines = text.lines;
     const chosen = chooseInOneString(text, budget);
     sections = chosen.sections;
-    const contextLine = lines.findIndex(
-      (line, index) => isContextStart(line) && (index === 0 || lines[index - 1] === ''),
-    );
+    const contextLine = linesAfterBlank(text).find((line) => isContextStart(text.line(line)));
+    // The context section lies between its first line and the chosen sequence: read as an array.
     context =
-      contextLine === -1 || contextLine > chosen.start ? undefined : readContext(lines, contextLine, chosen.start);
+      contextLine === undefined || contextLine > chosen.start ? undefined : readLines(text, contextLine, chosen.start);
   }
   const context_ = assemble(sections, context, limits, diagnostics);
   if (isFailure(context_)) throw toError(context_, '/prompt');
@@ -113,13 +112,7 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
  * sequence, reads through to the end; a quoted block that also reads makes it ambiguous.
  */
 function chooseInOneString(text: LineText, budget: HashBudget): { sections: SectionRead[]; start: number } {
-  const lines = text.lines;
-  const candidates: number[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    if ((index === 0 || lines[index - 1] === '') && sectionHeader(lines[index] ?? '') !== undefined) {
-      candidates.push(index);
-    }
-  }
+  const candidates = linesAfterBlank(text).filter((line) => sectionHeader(text.line(line) ?? '') !== undefined);
   if (candidates.length === 0) {
     throw BuzzMetaError.of(
       'no_buzz_context',
@@ -152,6 +145,21 @@ function chooseInOneString(text: LineText, budget: HashBudget): { sections: Sect
     );
   }
   throw toError(firstFailure ?? { failure: 'invalid', message: 'no Buzz event block reads whole' }, '/prompt');
+}
+
+/** The first line and every line right after an empty one, in order: where a one-string prompt's sections may start. */
+function linesAfterBlank(text: LineText): number[] {
+  const found = [0];
+  if (text.text.startsWith('\n')) found.push(1);
+  // `\n\n` ends an empty line; the search goes on from its second `\n`, so runs of empty lines count each.
+  for (let at = text.text.indexOf('\n\n'); at !== -1; at = text.text.indexOf('\n\n', at + 1)) found.push(at + 2);
+  return found;
+}
+
+/** The context section from line `from` up to line `to` (exclusive). */
+function readLines(text: LineText, from: number, to: number): ContextRead {
+  const lines = text.slice(from, to).split('\n');
+  return readContext(lines, 0, lines.length);
 }
 
 const CODES: Readonly<Record<Failure['failure'], BuzzErrorCode>> = {

@@ -5,7 +5,7 @@
  * the end of its text: in one block when the host sends each section as its own block, or from a
  * candidate header in one string.
  */
-import { isTrailer, type SectionHeader, sectionHeader, separatorNumber } from './headers.js';
+import { isTrailer, type SectionHeader, sectionHeader, separatorNumber, separatorNumberIn } from './headers.js';
 import { type HashBudget } from './event-id.js';
 import { SeenFields, sproutLayout } from './head.js';
 import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
@@ -16,7 +16,7 @@ import { type Continuation, readRichChunk, SectionEnds } from './rich-chunk.js';
 /** One section read whole. */
 export interface SectionRead {
   readonly header: SectionHeader;
-  /** Index of the header line. */
+  /** Offset of the header line. */
   readonly headerLine: number;
   readonly events: readonly ScrapedEvent[];
   readonly diagnostics: readonly string[];
@@ -32,11 +32,10 @@ const MAX_SECTIONS = 4;
 
 /** Reads the sequence of sections starting at line `start`, which must run to the end of `text`. */
 export function readSequence(text: LineText, start: number, budget: HashBudget): SequenceRead | Failure {
-  const lines = text.lines;
   const sections: SectionRead[] = [];
   let at = start;
   for (;;) {
-    const header = sectionHeader(lines[at] ?? '');
+    const header = sectionHeader(text.line(at) ?? '');
     if (header === undefined) {
       return fail('invalid', 'text after a Buzz section is neither a section nor a closing note');
     }
@@ -45,8 +44,8 @@ export function readSequence(text: LineText, start: number, budget: HashBudget):
     if (isFailure(read)) return read;
     sections.push(read.section);
     at = read.next;
-    while (lines[at] === '') at++;
-    if (at >= lines.length || isTrailer(lines[at] ?? '')) return { sections };
+    while (text.isBlank(at)) at = text.next(at);
+    if (at >= text.end || isTrailer(text.line(at) ?? '')) return { sections };
   }
 }
 
@@ -62,29 +61,29 @@ function readSection(
   header: SectionHeader,
   budget: HashBudget,
 ): SectionStep | Failure {
-  const lines = text.lines;
-  let first = headerLine + 1;
+  let first = text.next(headerLine);
   if (header.form === 'chunks') {
-    if (header.close !== undefined && lines[first] === '' && lines[first + 1] === header.close) first++;
-    if (header.close !== undefined && lines[first] === header.close) {
+    const close = header.close;
+    if (close !== undefined && text.isBlank(first) && text.is(text.next(first), close)) first = text.next(first);
+    if (close !== undefined && text.is(first, close)) {
       // An empty frame: the V5 native-steer marker before the `<buzz-event>` frame.
-      return { section: { header, headerLine, events: [], diagnostics: [] }, next: first + 1 };
+      return { section: { header, headerLine, events: [], diagnostics: [] }, next: text.next(first) };
     }
-    if (lines[first] !== '') return fail('invalid', 'a batch header is not followed by a blank line');
-    first++;
+    if (!text.isBlank(first)) return fail('invalid', 'a batch header is not followed by a blank line');
+    first = text.next(first);
   }
   const layout =
     header.era === 'v1'
       ? 'v1'
       : header.era === 'v2'
-        ? sproutLayout(lines[first + (header.form === 'chunks' ? 1 : 0)])
+        ? sproutLayout(text.line(header.form === 'chunks' ? text.next(first) : first))
         : 'rich';
   if (layout !== 'rich') {
     const plain = readPlainSection(text, first, layout, header.form === 'chunks' ? (header.declared ?? 1) : undefined);
     if (isFailure(plain)) return plain;
     return {
       section: { header, headerLine, events: plain.events, diagnostics: plain.diagnostics },
-      next: lines.length,
+      next: text.end,
     };
   }
   return readRichSection(text, headerLine, first, header, budget);
@@ -97,8 +96,7 @@ function readRichSection(
   header: SectionHeader,
   budget: HashBudget,
 ): SectionStep | Failure {
-  const lines = text.lines;
-  const ends = new SectionEnds(text, first, continuationOf(lines, header));
+  const ends = new SectionEnds(text, first, continuationOf(text, header));
   const seen = new SeenFields();
   const diagnostics: string[] = [];
   const events: ScrapedEvent[] = [];
@@ -107,7 +105,7 @@ function readRichSection(
     if (isFailure(read)) return read;
     return { section: { header, headerLine, events: [read.event], diagnostics: [] }, next: endOf(read.continuation) };
   }
-  if (separatorNumber(lines[first] ?? '', true) !== 1) {
+  if (separatorNumber(text.line(first) ?? '', true) !== 1) {
     return fail('invalid', 'a batch does not start with its first event separator');
   }
   const declared = header.declared;
@@ -115,7 +113,7 @@ function readRichSection(
   for (let number = 1; ; number++) {
     const mayEnd = declared === undefined || number >= declared;
     // A block that ends the section before the declared count is reported below.
-    const read = readRichChunk({ text, budget, ends, nextSeparator: number + 1, mayEnd, seen }, at + 1);
+    const read = readRichChunk({ text, budget, ends, nextSeparator: number + 1, mayEnd, seen }, text.next(at));
     if (isFailure(read)) return read;
     events.push(read.event);
     if (read.continuation.type === 'end') {
@@ -137,19 +135,21 @@ function endOf(continuation: Continuation): number {
  * frame its closing tag (after an optional blank line); for a bracket section the end of the text,
  * or a blank line and then another section or a closing note.
  */
-function continuationOf(lines: readonly string[], header: SectionHeader): (after: number) => Continuation | undefined {
+function continuationOf(text: LineText, header: SectionHeader): (after: number) => Continuation | undefined {
   const close = header.close;
   return (after) => {
-    const line = lines[after];
-    if (line === '') {
-      const following = lines[after + 1];
-      const number = following === undefined ? undefined : separatorNumber(following, true);
-      if (number !== undefined) return { type: 'separator', number, line: after + 1 };
-      if (close !== undefined) return following === close ? { type: 'end', next: after + 2 } : undefined;
-      if (following === undefined) return { type: 'end', next: after };
+    if (text.isBlank(after)) {
+      // An empty line's next line starts right after its `\n` (after an empty last line, that is `end`).
+      const line = after + 1;
+      const lineEnd = text.lineEnd(line);
+      const number = separatorNumberIn(text.text, line, lineEnd, true);
+      if (number !== undefined) return { type: 'separator', number, line, block: lineEnd + 1 };
+      if (line === text.end) return close === undefined ? { type: 'end', next: after } : undefined;
+      const following = text.text.slice(line, lineEnd);
+      if (close !== undefined) return following === close ? { type: 'end', next: lineEnd + 1 } : undefined;
       return sectionHeader(following) !== undefined || isTrailer(following) ? { type: 'end', next: after } : undefined;
     }
-    if (close !== undefined) return line === close ? { type: 'end', next: after + 1 } : undefined;
-    return line === undefined ? { type: 'end', next: after } : undefined;
+    if (close !== undefined) return text.is(after, close) ? { type: 'end', next: text.next(after) } : undefined;
+    return after >= text.end ? { type: 'end', next: after } : undefined;
   };
 }

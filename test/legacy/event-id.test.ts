@@ -14,7 +14,12 @@ function setup(content: string, budget: number) {
   );
   const id = getEventHash({ pubkey: ALICE, created_at: T0, kind: 9, tags: TAGS, content });
   const head = { id, pubkey: ALICE, createdAt: T0, kind: 9, firstContent: lines[0] ?? '', contentLine: 0 };
-  return { checker: new IdChecker(text, head, new HashBudget(budget)), tagsLine: lines.length };
+  // The Tags line is the text's last line.
+  return {
+    checker: new IdChecker(text, head, new HashBudget(budget)),
+    text,
+    tagsLine: text.text.lastIndexOf('\n') + 1,
+  };
 }
 
 /** The characters the check charges: the JSON prefix up to the first content line, then each later piece plus its `\n`. */
@@ -46,7 +51,7 @@ test('later content lines are charged with their newline', () => {
 });
 
 test('other tags or an earlier end do not match', () => {
-  const { checker, tagsLine } = setup('one\ntwo', 1_000_000);
+  const { checker, text, tagsLine } = setup('one\ntwo', 1_000_000);
   expect(checker.matches([['t', 'y']], tagsLine)).toBe(false);
-  expect(checker.matches(TAGS, tagsLine - 1)).toBe(false);
+  expect(checker.matches(TAGS, text.previous(tagsLine))).toBe(false);
 });

@@ -1,57 +1,104 @@
-/** The line index of a text: offsets asked for in any order, slices, and the prefix search. */
+/** Lines named by their offsets: the same lines as `split('\n')`, read in place. */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { LineText } from '../../src/legacy/line-text.js';
 import { numRuns } from '../support/fuzz.js';
 
-/** Offsets as a reader would compute them from scratch: each line's start, then one past the end. */
+/** Each line's offset, as a reader would compute them from `split('\n')`. */
 function offsets(text: string): number[] {
-  const starts = [0];
-  for (const line of text.split('\n')) starts.push((starts.at(-1) ?? 0) + line.length + 1);
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    starts.push(at);
+    at += line.length + 1;
+  }
   return starts;
 }
 
-test('offsets in any order, forward, back and from the start', () => {
+test('lines, their ends and their neighbours, by offset', () => {
   const text = new LineText('ab\n\ncdef\ng\n\nhij');
-  // Lines start at 0, 3, 4, 9, 11, 12; one past the end is 16.
-  expect([5, 1, 6, 0, 3, 2, 4].map((index) => text.start(index))).toEqual([12, 3, 16, 0, 9, 4, 11]);
-  expect(text.slice(2, 4)).toBe('cdef\ng');
-  expect(text.slice(0, 5)).toBe('ab\n\ncdef\ng\n');
-  expect(text.slice(5, 6)).toBe('hij');
+  // Lines start at 0, 3, 4, 9, 11, 12; `end` is 16.
+  expect(text.end).toBe(16);
+  expect([0, 3, 4, 9, 11, 12, 16].map((at) => text.line(at))).toEqual(['ab', '', 'cdef', 'g', '', 'hij', undefined]);
+  expect([0, 3, 4, 9, 11, 12].map((at) => text.lineEnd(at))).toEqual([2, 3, 8, 10, 11, 15]);
+  expect([0, 3, 4, 9, 11, 12, 16].map((at) => text.next(at))).toEqual([3, 4, 9, 11, 12, 16, 16]);
+  expect([1, 3, 4, 9, 11, 12, 16].map((at) => text.previous(at))).toEqual([0, 0, 3, 4, 9, 11, 12]);
+  expect([0, 3, 4, 9, 11, 12, 16].map((at) => text.isBlank(at))).toEqual([
+    false,
+    true,
+    false,
+    false,
+    true,
+    false,
+    false,
+  ]);
+  expect([3, 4, 9, 11, 12].map((at) => text.followsBlank(at))).toEqual([false, true, false, false, true]);
+  expect(text.slice(4, 11)).toBe('cdef\ng');
+  expect(text.slice(0, 12)).toBe('ab\n\ncdef\ng\n');
+  expect(text.slice(12, 16)).toBe('hij');
 });
 
-test('a walk back that is shorter from the start takes it', () => {
-  const text = new LineText(['a', 'bb', 'ccc', 'dddd', 'eeeee', 'ffffff'].join('\n'));
-  expect(text.start(5)).toBe(20);
-  expect(text.start(1)).toBe(2);
-  expect(text.start(4)).toBe(14);
-  expect(text.start(3)).toBe(9);
+test('an empty last line and an empty first line', () => {
+  const text = new LineText('\nab\n');
+  // Lines start at 0, 1, 4; `end` is 5.
+  expect([0, 1, 4, 5].map((at) => text.line(at))).toEqual(['', 'ab', '', undefined]);
+  expect([0, 1, 4].map((at) => text.isBlank(at))).toEqual([true, false, true]);
+  expect([1, 4].map((at) => text.followsBlank(at))).toEqual([true, false]);
+  expect(text.next(4)).toBe(5);
+  expect(text.previous(1)).toBe(0);
+  expect(text.previous(5)).toBe(4);
+  expect(new LineText('a\nb').followsBlank(2)).toBe(false);
+  expect(new LineText('').line(0)).toBe('');
+  expect(new LineText('').isBlank(0)).toBe(true);
+  expect(new LineText('').next(0)).toBe(1);
 });
 
-test('any order of offsets equals the offsets computed from scratch', () => {
-  fc.assert(
-    fc.property(
-      fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '\n') }), { minLength: 1, maxLength: 8 }),
-      fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
-      (parts, picks) => {
-        const source = parts.join('\n');
-        const text = new LineText(source);
-        const expected = offsets(source);
-        for (const pick of picks) {
-          const index = pick % expected.length;
-          expect(text.start(index)).toBe(expected[index]);
-        }
-      },
-    ),
-    { numRuns },
-  );
+test('a line starts with a prefix, or is a value, without reading into the next line', () => {
+  const text = new LineText('Tags: [\n</x>\n</x>y\n</x');
+  expect(text.startsWith(0, 'Tags: [')).toBe(true);
+  expect(text.startsWith(0, 'Tags: [\n')).toBe(true); // (callers pass no `\n`: shown for the record)
+  expect(text.startsWith(8, 'Tags: [')).toBe(false);
+  expect(text.startsWith(text.end, 'T')).toBe(false);
+  expect([8, 13, 19].map((at) => text.is(at, '</x>'))).toEqual([true, false, false]);
+  expect(new LineText('a\n</x>').is(2, '</x>')).toBe(true);
+  expect(new LineText('</x>').is(0, '</x>')).toBe(true);
+  expect(new LineText('</x>').is(5, '</x>')).toBe(false);
 });
 
 test('lines that start with a prefix: only after `from`, whole prefix, in order', () => {
   const text = new LineText('Tags: [a]\nTags: [b]\nTags:[c]\nx Tags: [d]\nTags: [\n\nT\nTags: [e]');
-  expect(text.linesStartingWith('Tags: [', 0)).toEqual([1, 4, 7]);
-  expect(text.linesStartingWith('Tags: [', -1)).toEqual([0, 1, 4, 7]);
-  expect(text.linesStartingWith('Tags: [', 4)).toEqual([7]);
-  expect(text.linesStartingWith('Tags: [', 7)).toEqual([]);
-  expect(new LineText('').linesStartingWith('Tags: [', -1)).toEqual([]);
+  // Lines start at 0, 10, 20, 29, 41, 49, 50, 52.
+  expect(text.linesStartingWith('Tags: [', 0)).toEqual([10, 41, 52]);
+  expect(text.linesStartingWith('Tags: [', 10)).toEqual([41, 52]);
+  expect(text.linesStartingWith('Tags: [', 41)).toEqual([52]);
+  expect(text.linesStartingWith('Tags: [', 52)).toEqual([]);
+  expect(new LineText('').linesStartingWith('Tags: [', 0)).toEqual([]);
+});
+
+test('every line read by offset is the line split gives', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '\n') }), { minLength: 1, maxLength: 8 }),
+      (parts) => {
+        const source = parts.join('\n');
+        const text = new LineText(source);
+        const lines = source.split('\n');
+        const starts = offsets(source);
+        // Walking with `next` visits exactly the lines' offsets, then `end`.
+        const walked: number[] = [];
+        for (let at = 0; at < text.end; at = text.next(at)) walked.push(at);
+        expect(walked).toEqual(starts);
+        starts.forEach((at, index) => {
+          expect(text.line(at)).toBe(lines[index]);
+          expect(text.isBlank(at)).toBe(lines[index] === '');
+          if (index > 0) {
+            expect(text.previous(at)).toBe(starts[index - 1]);
+            expect(text.followsBlank(at)).toBe(lines[index - 1] === '');
+          }
+        });
+        expect(text.previous(text.end)).toBe(starts.at(-1));
+      },
+    ),
+    { numRuns },
+  );
 });
