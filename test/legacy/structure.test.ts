@@ -349,6 +349,23 @@ describe('one-string prompts', () => {
       'no_buzz_context /prompt: the request has no _meta.buzz and its prompt text has no Buzz event block',
     );
   });
+  test('a one-string prompt whose first line is empty: the header on its second line is a candidate', () => {
+    const event = chat(ALICE, 'a');
+    const read = scrapePromptText(prompt(`\n${eventSection('v3', [event], ENGINEERING)}`));
+    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+  });
+  test.each([1, 2, 3])('a header after %i empty lines is a candidate', (blank) => {
+    const event = chat(ALICE, 'a');
+    const text = `[System]\nhi\n${'\n'.repeat(blank)}${eventSection('v3', [event], ENGINEERING)}`;
+    const read = scrapePromptText(prompt(text));
+    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+  });
+  test('a context section after empty lines, before the events, is read', () => {
+    const event = chat(ALICE, 'a');
+    const text = `[System]\nhi\n\n\n${contextSection('v3', 'dm', ENGINEERING)}\n\n${eventSection('v3', [event], ENGINEERING)}`;
+    const read = scrapePromptText(prompt(text));
+    expect(read.ok && [read.context.channelType, read.context.channelName]).toEqual(['dm', ENGINEERING.name]);
+  });
   test('several blocks without a header in their first line read as one string', () => {
     const event = chat(ALICE, 'a');
     const read = scrapePromptText(prompt('[System]\nbe brief', eventSection('v3', [event], ENGINEERING)));
