@@ -107,6 +107,12 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
 
   const scrape = (pool: readonly Input[]) => (i: number) => scrapePromptText(at(pool, i).params, OPTIONS);
   const split = (pool: readonly Input[]) => (i: number) => at(pool, i).joined.split('\n');
+  const scan = (pool: readonly Input[]) => (i: number) => {
+    const text = at(pool, i).joined;
+    let found = 0;
+    for (let hit = text.indexOf('\nTags: ['); hit !== -1; hit = text.indexOf('\nTags: [', hit + 1)) found++;
+    return found;
+  };
 
   const throughput = (title: string, pool: readonly Input[], budgetMs: number): BenchGroup => ({
     title,
@@ -150,11 +156,18 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
           run: scrape(separators),
         },
         {
-          // Informative: the floor of any line reader on that text (50k short lines, 3x a normal batch's).
+          // Informative: what splitting that text costs (50k short lines, 3x a normal batch's); the reader no longer splits.
           id: 'lx-sep-split',
           label: "· (informative) text.split('\\n') of the forged-separators text",
           baseline: 'lx-normal',
           run: split(separators),
+        },
+        {
+          // Informative: the scan the reader starts with (one indexOf per Tags line; 10k of them here), nothing else.
+          id: 'lx-sep-scan',
+          label: "· (informative) indexOf scan for '\\nTags: [' over the forged-separators text",
+          baseline: 'lx-normal',
+          run: scan(separators),
         },
         { id: 'lx-line', label: '· one 1 MB line', baseline: 'lx-normal', run: scrape(enormous) },
       ],

@@ -111,6 +111,9 @@ describe('kind, time, tags', () => {
     ['2026-08-29T10:60:00+00:00', undefined],
     ['2026-08-29T10:40:60+00:00', undefined],
     ['2026-08-29T10:40:00+24:00', undefined],
+    ['2026-08-29T10:40:00+23:00', 1_788_000_000 - 23 * 3600],
+    ['2026-08-29T10:40:00-23:59', 1_788_000_000 + 23 * 3600 + 59 * 60],
+    ['2026-08-29T10:40:00+00:59', 1_788_000_000 - 59 * 60],
     ['2026-08-29T10:40:00+00:60', undefined],
     ['2026-08-29T10:40:00.000+00:00', undefined],
     ['2026-08-29 10:40:00+00:00', undefined],
@@ -296,5 +299,30 @@ describe('readContext', () => {
       replyTo: undefined,
     });
     expect(read('[Context]', 'Scope: dm', `Channel: ${UUID}`, `IMPORTANT: --reply-to ${ROOT}`).replyTo).toBe(ROOT);
+  });
+});
+
+describe('exact edges of the field readers', () => {
+  test('a channel display must end in `)` right after its UUID', () => {
+    expect(parseChannelDisplay(`x (#${UUID}]`)).toBeUndefined();
+    expect(parseChannelDisplay(`x (#${UUID})`)).toStrictEqual({ id: UUID, name: 'x' });
+    expect(parseChannelDisplay(UUID)).toStrictEqual({ id: UUID });
+  });
+  test('a labelled sender needs a label of at least one character', () => {
+    expect(parseRichSender(` (npub: ${NPUB}, hex: ${ALICE})`)).toBe('malformed');
+    expect(parseRichSender(`A (npub: ${NPUB}, hex: ${ALICE})`)).toStrictEqual({ pubkey: ALICE, label: 'A' });
+  });
+  test('an unlabelled sender has no label key', () => {
+    expect(parseRichSender(`${NPUB} (hex: ${ALICE})`)).toStrictEqual({ pubkey: ALICE });
+    expect(parseBareSender(NPUB)).toStrictEqual({ pubkey: ALICE });
+  });
+  test('a Tags value is the JSON array alone: no space before or after it', () => {
+    expect(parseTags(' [["a"]]')).toBeUndefined();
+    expect(parseTags('[["a"]] ')).toBeUndefined();
+    expect(parseTags('[["a"]]')).toEqual([['a']]);
+  });
+  test('an npub in mixed case or of another length is no sender', () => {
+    expect(parseBareSender(`${NPUB.slice(0, 10)}${NPUB.slice(10).toUpperCase()}`)).toBe('malformed');
+    expect(parseBareSender(NPUB.slice(0, -1))).toBe('malformed');
   });
 });
