@@ -59,6 +59,7 @@ export function checkInputBounds(
       const items = value as readonly unknown[];
       for (let index = 0; index < items.length; index++) {
         const item: unknown = items[index];
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: visitAt of a scalar reaches visitScalar too; skipping it for scalars only saves the path push
         const found = typeof item === 'object' && item !== null ? visitAt(index, item, depth + 1) : visitScalar(item);
         if (found !== undefined) return found;
       }
@@ -78,6 +79,7 @@ export function checkInputBounds(
       // A scalar member is counted here (an object with many keys is mostly scalars); only a
       // nested value needs the path, which names where depth is exceeded.
       const found =
+        // Stryker disable next-line ConditionalExpression,LogicalOperator: as for array items, the scalar arm is the same check without the path push
         typeof member === 'object' && member !== null
           ? (addText(key) ?? visitAt(key, member, depth + 1))
           : (addText(key) ?? visitScalar(member));

@@ -85,6 +85,7 @@ export function resolveLimits(overrides: Partial<BuzzLimits> | undefined): BuzzL
   for (const name of LIMIT_NAMES) {
     const value: unknown = overrides[name];
     if (value === undefined) continue;
+    // Stryker disable next-line ConditionalExpression: Number.isSafeInteger is false for every non-number; the typeof test narrows the type for `value < 1`
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
       throw BuzzMetaError.of('invalid_option', `/limits/${name}`, 'a limit must be a positive integer');
     }

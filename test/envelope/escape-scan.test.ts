@@ -111,3 +111,63 @@ describe('canonical text of long strings is JSON.stringify’s', () => {
     );
   });
 });
+
+describe('mayNeedJsonEscaping, where the two paths meet and what the scanner leaves behind', () => {
+  /** A string of `length` units made of surrogate pairs after an `a`: never escaped, flagged only by the expression. */
+  const pairs = (length: number): string => 'a'.repeat(length % 2) + '😀'.repeat(Math.floor(length / 2));
+
+  test('SCANNED_FROM is the first length scanned in WebAssembly: below it the expression decides', () => {
+    expect(SCANNED_FROM).toBe(1024);
+    expect(pairs(SCANNED_FROM - 1)).toHaveLength(1023);
+    expect(mayNeedJsonEscaping(pairs(SCANNED_FROM - 1))).toBe(true);
+    expect(pairs(SCANNED_FROM)).toHaveLength(1024);
+    expect(mayNeedJsonEscaping(pairs(SCANNED_FROM))).toBe(false);
+  });
+
+  test('bytes of a longer string scanned before never count: the padding covers what the last load reads', () => {
+    for (const escape of ['"', '\\', '\n']) {
+      for (const length of [2000, 2001, 2015, 70_000]) {
+        expect(mayNeedJsonEscaping('a'.repeat(length) + escape.repeat(16))).toBe(true);
+        expect(mayNeedJsonEscaping('a'.repeat(length)), `${JSON.stringify(escape)} after ${String(length)}`).toBe(
+          false,
+        );
+      }
+    }
+  });
+
+  test('strings whose UTF-8 outgrows the scanner memory (256 KiB) are scanned chunk by chunk to the end', () => {
+    for (const unit of ['a', 'é', '€']) {
+      const text = unit.repeat(300_000);
+      expect(mayNeedJsonEscaping(text)).toBe(false);
+      expect(mayNeedJsonEscaping(text + '"')).toBe(true);
+      expect(mayNeedJsonEscaping(text + '\u001f' + text)).toBe(true);
+    }
+  });
+
+  describe('without a working WebAssembly the expression decides every string', () => {
+    const real = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly');
+    afterEach(() => {
+      if (real !== undefined) Object.defineProperty(globalThis, 'WebAssembly', real);
+      setScannerForTesting(undefined);
+    });
+
+    test.each([
+      ['absent', undefined],
+      [
+        'refusing to compile',
+        {
+          Module: function refuse(): never {
+            throw new Error('no wasm here');
+          },
+          Instance: Object,
+        },
+      ],
+    ])('WebAssembly %s', (_name, replacement) => {
+      Object.defineProperty(globalThis, 'WebAssembly', { value: replacement, configurable: true, writable: true });
+      setScannerForTesting(undefined);
+      expect(mayNeedJsonEscaping(pairs(4096))).toBe(true);
+      expect(mayNeedJsonEscaping('a'.repeat(4096))).toBe(false);
+      expect(mayNeedJsonEscaping('a'.repeat(4095) + '"')).toBe(true);
+    });
+  });
+});
