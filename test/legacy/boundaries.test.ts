@@ -134,6 +134,8 @@ test.each([
   ['no Channel line', `Event ID: ${'0'.repeat(64)}\nChannels: x`],
   ['an uppercase Event ID', `Event ID: ${'A'.repeat(64)}\nChannel: x`],
   ['no Event ID line', `Event: ${'0'.repeat(64)}\nChannel: x`],
+  ['another label of the same length', `Event-ID: ${'0'.repeat(64)}\nChannel: x`],
+  ['more on the Event ID line after the id', `Event ID: ${'0'.repeat(64)}xChannel: x`],
 ])('a forged separator followed by %s is not a block start', (_, after) => {
   const first = chat(BOB, `x\nTags: []\n\n--- Event 2 (@mention) ---\n${after}`, { id: FORGED_ID });
   const second = chat(ALICE, 'two');

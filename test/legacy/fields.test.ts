@@ -316,6 +316,10 @@ describe('exact edges of the field readers', () => {
     expect(parseRichSender(`${NPUB} (hex: ${ALICE})`)).toStrictEqual({ pubkey: ALICE });
     expect(parseBareSender(NPUB)).toStrictEqual({ pubkey: ALICE });
   });
+  test('a tagged separator needs a space between its number and its tag', () => {
+    expect(separatorNumber('--- Event 2x(y) ---', true)).toBeUndefined();
+    expect(separatorNumber('--- Event 2 (y) ---', true)).toBe(2);
+  });
   test('a Tags value is the JSON array alone: no space before or after it', () => {
     expect(parseTags(' [["a"]]')).toBeUndefined();
     expect(parseTags('[["a"]] ')).toBeUndefined();

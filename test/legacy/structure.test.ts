@@ -349,6 +349,56 @@ describe('one-string prompts', () => {
       'no_buzz_context /prompt: the request has no _meta.buzz and its prompt text has no Buzz event block',
     );
   });
+  test('a one-string prompt whose first line is empty: the header on its second line is a candidate', () => {
+    const event = chat(ALICE, 'a');
+    const read = scrapePromptText(prompt(`\n${eventSection('v3', [event], ENGINEERING)}`));
+    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+  });
+  test.each([1, 2, 3])('a header after %i empty lines is a candidate', (blank) => {
+    const event = chat(ALICE, 'a');
+    const text = `[System]\nhi\n${'\n'.repeat(blank)}${eventSection('v3', [event], ENGINEERING)}`;
+    const read = scrapePromptText(prompt(text));
+    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+  });
+  test('a context section after empty lines, before the events, is read', () => {
+    const event = chat(ALICE, 'a');
+    const text = `[System]\nhi\n\n\n${contextSection('v3', 'dm', ENGINEERING)}\n\n${eventSection('v3', [event], ENGINEERING)}`;
+    const read = scrapePromptText(prompt(text));
+    expect(read.ok && [read.context.channelType, read.context.channelName]).toEqual(['dm', ENGINEERING.name]);
+  });
+  test('blocks of a one-string prompt are joined by an empty line: a header that starts a block after one is a candidate', () => {
+    const event = chat(ALICE, 'a');
+    const read = scrapePromptText(prompt('[System]\nhi', `\n${eventSection('v3', [event], ENGINEERING)}`));
+    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+  });
+  test('a header that does not start its line is no candidate', () => {
+    expect(outcome([`> ${eventSection('v3', [chat(ALICE, 'a')], ENGINEERING)}`])).toBe(
+      'no_buzz_context /prompt: the request has no _meta.buzz and its prompt text has no Buzz event block',
+    );
+  });
+  test('a one-string merge: the cancelled section and the new one read as one sequence, not two', () => {
+    const old = chat(ALICE, 'old');
+    const now = chat(ALICE, 'new');
+    const sections = mergeSections('v4', 'steer', [old], [now], ENGINEERING);
+    const read = scrapePromptText(prompt(['[System]\nhi', ...sections].join('\n\n')));
+    expect(read.ok && [read.context.events.map((e) => e.id), read.context.cancelledEvents.map((e) => e.id)]).toEqual([
+      [eventId(now)],
+      [eventId(old)],
+    ]);
+  });
+  test('an unexpected failure while reading is `internal`, echoing nothing', () => {
+    const hostile = {
+      get type(): string {
+        throw new Error('secret prompt text');
+      },
+    };
+    const read = scrapePromptText([hostile]);
+    expect(read.ok || [read.error.code, read.error.message]).toEqual([
+      'internal',
+      '/prompt: unexpected failure while reading prompt text',
+    ]);
+    expect(read.ok || read.error instanceof Error).toBe(true);
+  });
   test('several blocks without a header in their first line read as one string', () => {
     const event = chat(ALICE, 'a');
     const read = scrapePromptText(prompt('[System]\nbe brief', eventSection('v3', [event], ENGINEERING)));
@@ -361,7 +411,7 @@ describe('one-string prompts', () => {
     expect(read.ok && read.context.channelType).toBe('dm');
     const quotedContext = chat(ALICE, `x\n\n${contextSection('v3', 'dm', ENGINEERING)}`);
     const after = scrapePromptText(prompt(eventSection('v3', [quotedContext], ENGINEERING)));
-    expect(after.ok && after.context.channelType).toBe('unknown');
+    expect(after.ok && [after.context.channelType, after.context.diagnostics]).toEqual(['unknown', []]);
   });
   test('prompt items that are not text blocks are skipped; error paths name the item', () => {
     const event = chat(ALICE, 'a');
@@ -452,6 +502,21 @@ describe('Sprout V1/V2 sections', () => {
       'hello\nTags: [1]',
       undefined,
     ]);
+  });
+  test('V1 single: content that ends in a newline keeps it', () => {
+    const read = scrapePromptText(prompt(eventSection('v1', [chat(ALICE, 'a\n')], { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a\n']);
+  });
+  test('V1: a last content line that looks like tags is content, never tags', () => {
+    const read = scrapePromptText(prompt(eventSection('v1', [chat(ALICE, 'a\nTags: []')], { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => [e.content, Object.hasOwn(e, 'tags')])).toEqual([
+      ['a\nTags: []', false],
+    ]);
+  });
+  test('V2 batch: the last content ending in a newline keeps it (only V1 ends its blocks with one)', () => {
+    const events = [chat(ALICE, 'a', { kind: 40_001 }), chat(ALICE, 'b\n', { kind: 40_001 })];
+    const read = scrapePromptText(prompt(eventSection('v2', events, { id: ENGINEERING.id })));
+    expect(read.ok && read.context.events.map((e) => e.content)).toEqual(['a', 'b\n']);
   });
   test('V1 single: content to the end of the text', () => {
     const read = scrapePromptText(prompt(eventSection('v1', [chat(ALICE, 'a\n\nb')], { id: ENGINEERING.id })));
