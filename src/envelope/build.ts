@@ -174,8 +174,7 @@ function refuseIllFormedText(input: BuildEnvelopeInput): void {
       );
     }
   };
-  check(input.channelId, ['channelId']);
-  check(input.ownerPubkey, ['ownerPubkey']);
+  // channelId and ownerPubkey need no check: checkInputIds admits only an ASCII UUID and ASCII hex.
   input.events.forEach((event, index) => {
     check(event.content, ['events', index, 'content']);
     event.tags.forEach((tag, tagIndex) => {

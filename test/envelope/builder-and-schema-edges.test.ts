@@ -24,6 +24,54 @@ describe('buildBuzzEnvelope points at the identifier that holds a lone surrogate
   });
 });
 
+describe('buildBuzzEnvelope never reads a non-string as text', () => {
+  /** An object whose text would be a valid value, or a lone surrogate. */
+  const textLike = (text: string): string => ({ toString: () => text }) as unknown as string;
+
+  test('a channelId that is not a string is refused even when its text is a UUID', () => {
+    const error = thrownBuzzError(() =>
+      buildBuzzEnvelope({
+        channelId: textLike(CHANNEL_ID),
+        ownerPubkey: OWNER.pubkey,
+        agentSecretKey: AGENT.secretKey,
+        events: sampleEvents(),
+      }),
+    );
+    expect([error.code, error.path, error.message]).toEqual([
+      'invalid_option',
+      '/channelId',
+      '/channelId: channelId must be a lowercase, hyphenated UUID',
+    ]);
+  });
+
+  test('a non-string tag value or content is refused by canonical JSON, not checked as UTF-16 text', () => {
+    const [first, second] = sampleEvents();
+    const cases = [
+      { event: { ...first, tags: [...first.tags, ['t', textLike('\ud800')]] }, path: '/events/0/tags/1/1/*' },
+      { event: { ...first, content: textLike('\ud800') }, path: '/events/0/content/*' },
+    ];
+    for (const { event, path } of cases) {
+      const error = thrownBuzzError(() =>
+        buildBuzzEnvelope({
+          channelId: CHANNEL_ID,
+          ownerPubkey: OWNER.pubkey,
+          agentSecretKey: AGENT.secretKey,
+          events: [event, second],
+        }),
+      );
+      expect([error.code, error.path]).toEqual(['canonical_json', path]);
+    }
+  });
+});
+
+test('the schema of record names limits.maxMembers when the channel lists too many members', () => {
+  const envelope = jsonCopy(sampleEnvelope());
+  const result = envelopeSchema({ ...DEFAULT_LIMITS, maxMembers: 1 }).safeParse(envelope);
+  expect(result.success ? [] : result.error.issues.map((issue) => [issue.path.join('/'), issue.message])).toEqual([
+    ['channel/members', 'the channel lists more members than limits.maxMembers (1)'],
+  ]);
+});
+
 test('the schema of record names limits.maxEvents when there are too many events', () => {
   const envelope = jsonCopy(sampleEnvelope());
   const result = envelopeSchema({ ...DEFAULT_LIMITS, maxEvents: 1 }).safeParse(envelope);
