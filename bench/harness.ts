@@ -25,6 +25,11 @@ export interface BenchCase {
   readonly label: string;
   /** The id of the case (in the same group) this one is compared against, if any. */
   readonly baseline?: string;
+  /**
+   * Multiplies this case's ratios to its baseline (default 1): the baseline's input size ÷ this
+   * case's makes the ratio one of time per byte when the two inputs differ in size.
+   */
+  readonly scale?: number;
   /** One operation. */
   readonly run: (i: number) => unknown;
 }
@@ -190,7 +195,8 @@ function runGroup(group: BenchGroup, options: BenchOptions, progress: (message: 
   const ratiosOf = (times: number[][], c: BenchCase, index: number): number[] => {
     const own = times[index] ?? [];
     const base = c.baseline === undefined ? undefined : times[cases.findIndex((x) => x.id === c.baseline)];
-    return base === undefined ? [] : own.map((value, r) => value / (base[r] ?? Number.NaN));
+    const scale = c.scale ?? 1;
+    return base === undefined ? [] : own.map((value, r) => (scale * value) / (base[r] ?? Number.NaN));
   };
   return cases.map((c, index) => {
     const cpuRatios = ratiosOf(cpu, c, index);

@@ -3,8 +3,8 @@
  *
  * - throughput: `scrapePromptText` of 10 KB, 100 KB and 1 MB V4 batches (context block + event
  *   batch, real ids) as a ratio to `text.split('\n')` over the same text: goal ≤ 3×;
- * - adversarial 1 MB inputs (about the same size as the normal 1 MB batch, so the ratio is a
- *   per-byte ratio): hundreds of thousands of `(#` fragments in channel names, of `hex: `
+ * - adversarial 1 MB inputs (0.8–1.2× the size of the normal 1 MB batch; each ratio is scaled by
+ *   the two sizes, so it compares time per character): hundreds of thousands of `(#` fragments in channel names, of `hex: `
  *   fragments in sender labels, 10k forged separators inside one message, one enormous line;
  *   goal within 2× of the normal 1 MB batch.
  *
@@ -114,6 +114,9 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
     return found;
   };
 
+  // Ratios to the normal batch compare time per character: the adversarial inputs are 0.8–1.2× its size.
+  const perChar = (pool: readonly Input[]): number => sizeOf(mb1) / sizeOf(pool);
+
   const throughput = (title: string, pool: readonly Input[], budgetMs: number): BenchGroup => ({
     title,
     budgetMs,
@@ -141,18 +144,21 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
           id: 'lx-hash',
           label: "· 220k '(#' fragments in channel names",
           baseline: 'lx-normal',
+          scale: perChar(fragmentsHash),
           run: scrape(fragmentsHash),
         },
         {
           id: 'lx-hex',
           label: "· 60k '(hex: ' fragments in sender labels",
           baseline: 'lx-normal',
+          scale: perChar(fragmentsHex),
           run: scrape(fragmentsHex),
         },
         {
           id: 'lx-sep',
           label: '· 10k forged separators in one message',
           baseline: 'lx-normal',
+          scale: perChar(separators),
           run: scrape(separators),
         },
         {
@@ -160,6 +166,7 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
           id: 'lx-sep-split',
           label: "· (informative) text.split('\\n') of the forged-separators text",
           baseline: 'lx-normal',
+          scale: perChar(separators),
           run: split(separators),
         },
         {
@@ -167,9 +174,16 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
           id: 'lx-sep-scan',
           label: "· (informative) indexOf scan for '\\nTags: [' over the forged-separators text",
           baseline: 'lx-normal',
+          scale: perChar(separators),
           run: scan(separators),
         },
-        { id: 'lx-line', label: '· one 1 MB line', baseline: 'lx-normal', run: scrape(enormous) },
+        {
+          id: 'lx-line',
+          label: '· one 1 MB line',
+          baseline: 'lx-normal',
+          scale: perChar(enormous),
+          run: scrape(enormous),
+        },
       ],
     },
   ];

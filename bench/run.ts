@@ -370,7 +370,11 @@ for (const [id, what] of [
   ['lx-sep', '10k forged separators'],
   ['lx-line', 'one 1 MB line'],
 ]) {
-  verdict(id ?? '', LEGACY_TARGETS.adversarial, `adversarial 1 MB (${what ?? ''}) vs a normal 1 MB V4 batch`);
+  verdict(
+    id ?? '',
+    LEGACY_TARGETS.adversarial,
+    `adversarial 1 MB (${what ?? ''}) vs a normal 1 MB V4 batch, per character`,
+  );
 }
 console.log(`legacy input sizes (characters): ${JSON.stringify(legacy.sizes)}`);
 

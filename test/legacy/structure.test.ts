@@ -126,7 +126,7 @@ describe('sections and sequences', () => {
     const marker = `<new-message-arrived-while-you-were-working>${gap}</new-message-arrived-while-you-were-working>`;
     const event = chat(ALICE, 'steered');
     const read = scrapePromptText(prompt(marker, eventSection('v5', [event], ENGINEERING)));
-    expect(read.ok && read.context.events.map((e) => e.id)).toEqual([eventId(event)]);
+    expect(read.ok && [read.context.events.map((e) => e.id), read.context.diagnostics]).toEqual([[eventId(event)], []]);
   });
   test('an XML batch ends at its closing tag after a blank line', () => {
     const events = [chat(ALICE, 'a'), chat(ALICE, 'b')];
@@ -410,7 +410,8 @@ describe('one-string prompts', () => {
     const read = scrapePromptText(prompt(text));
     expect(read.ok && read.context.channelType).toBe('dm');
     const quotedContext = chat(ALICE, `x\n\n${contextSection('v3', 'dm', ENGINEERING)}`);
-    const after = scrapePromptText(prompt(eventSection('v3', [quotedContext], ENGINEERING)));
+    // One string (a first line that is no header), and the only context section is inside the event's content.
+    const after = scrapePromptText(prompt(`[System]\nhi\n\n${eventSection('v3', [quotedContext], ENGINEERING)}`));
     expect(after.ok && [after.context.channelType, after.context.diagnostics]).toEqual(['unknown', []]);
   });
   test('prompt items that are not text blocks are skipped; error paths name the item', () => {
