@@ -163,3 +163,16 @@ describe('every npub and pubkey error, in full', () => {
     expect(touched).toEqual([]);
   });
 });
+
+describe('toHexPubkey reads as hex only text that is hex to its end', () => {
+  test.each(['a'.repeat(63) + 'z', 'A'.repeat(63) + 'g', 'a'.repeat(10) + 'z'])(
+    '%s is not hex: an npub error',
+    (text) => {
+      const error = thrownBuzzError(() => toHexPubkey(text));
+      expect([error.code, error.message]).toEqual([
+        'invalid_npub',
+        'not a valid npub (bad characters, mixed case or checksum)',
+      ]);
+    },
+  );
+});
