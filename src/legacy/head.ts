@@ -71,7 +71,7 @@ export function startsRichBlock(text: LineText, at: number): boolean {
 }
 
 /** `Event ID: ` and 64 hex digits. */
-const EVENT_ID_LINE_LENGTH = 74;
+export const EVENT_ID_LINE_LENGTH = 74;
 
 /** At most this many distinct senders are remembered per section (a delivery has a few). */
 const MAX_SEEN_SENDERS = 4;

@@ -5,13 +5,14 @@
  * the end of its text: in one block when the host sends each section as its own block, or from a
  * candidate header in one string.
  */
-import { isTrailer, type SectionHeader, sectionHeader, separatorNumber, separatorNumberIn } from './headers.js';
+import { isTrailer, type SectionHeader, sectionHeader, separatorNumber } from './headers.js';
 import { type HashBudget } from './event-id.js';
 import { SeenFields, sproutLayout } from './head.js';
 import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
 import { readPlainSection } from './plain-chunk.js';
 import type { LineText } from './line-text.js';
-import { type Continuation, readRichChunk, SectionEnds } from './rich-chunk.js';
+import { readRichChunk } from './rich-chunk.js';
+import { type Continuation, type SectionEnd, SectionEnds } from './section-ends.js';
 
 /** One section read whole. */
 export interface SectionRead {
@@ -96,7 +97,7 @@ function readRichSection(
   header: SectionHeader,
   budget: HashBudget,
 ): SectionStep | Failure {
-  const ends = new SectionEnds(text, first, continuationOf(text, header));
+  const ends = new SectionEnds(text, first, sectionEndOf(text, header));
   const seen = new SeenFields();
   const diagnostics: string[] = [];
   const events: ScrapedEvent[] = [];
@@ -131,20 +132,19 @@ function endOf(continuation: Continuation): number {
 }
 
 /**
- * What may follow a block's last line in this section: a separator after a blank line; for an XML
- * frame its closing tag (after an optional blank line); for a bracket section the end of the text,
- * or a blank line and then another section or a closing note.
+ * Whether the section ends at line `after` (the line after a block's `Tags:`/`Parsed:` line): for
+ * an XML frame at its closing tag (after an optional blank line); for a bracket section at the end
+ * of the text, or at a blank line followed by another section or a closing note. (A separator
+ * there continues the section: those ends are found from the block after them, see SectionEnds.)
  */
-function continuationOf(text: LineText, header: SectionHeader): (after: number) => Continuation | undefined {
+function sectionEndOf(text: LineText, header: SectionHeader): SectionEnd {
   const close = header.close;
   return (after) => {
     if (text.isBlank(after)) {
       // An empty line's next line starts right after its `\n` (after an empty last line, that is `end`).
       const line = after + 1;
-      const lineEnd = text.lineEnd(line);
-      const number = separatorNumberIn(text.text, line, lineEnd, true);
-      if (number !== undefined) return { type: 'separator', number, line, block: lineEnd + 1 };
       if (line === text.end) return close === undefined ? { type: 'end', next: after } : undefined;
+      const lineEnd = text.lineEnd(line);
       const following = text.text.slice(line, lineEnd);
       if (close !== undefined) return following === close ? { type: 'end', next: lineEnd + 1 } : undefined;
       return sectionHeader(following) !== undefined || isTrailer(following) ? { type: 'end', next: after } : undefined;

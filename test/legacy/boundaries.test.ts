@@ -244,16 +244,19 @@ test('several candidate ends and none followed by a block start: no context', ()
   const first = chat(BOB, 'x\nTags: []\n\n--- Event 2 (@mention) ---\ngarbage');
   const result = read(withSecondIdCut(first, chat(ALICE, 'two')));
   expect(result.ok || [result.error.code, result.error.message]).toEqual([
-    'ambiguous_prompt_text',
-    '/prompt/0/text: an event block has several possible ends and none matches its event id',
+    'invalid_prompt_text',
+    '/prompt/0/text: an event separator is not followed by an event block',
   ]);
 });
 
-test('a lone candidate end is taken even when the block after it does not start right: that block fails', () => {
+test('a lone end before a separator with no block start after it: no context, not a shorter batch', () => {
+  // The only end of the first block is followed by the separator the header asks for, but the block
+  // after it does not start right. Reading the first block to the section's end instead would take
+  // the broken second block as its content.
   const result = read(withSecondIdCut(chat(BOB, 'one'), chat(ALICE, 'two')));
   expect(result.ok || [result.error.code, result.error.message]).toEqual([
     'invalid_prompt_text',
-    '/prompt/0/text: an event block has no valid Event ID line',
+    '/prompt/0/text: an event separator is not followed by an event block',
   ]);
 });
 

@@ -65,20 +65,46 @@ test('a line starts with a prefix, or is a value, without reading into the next 
   expect(new LineText('</x>').is(5, '</x>')).toBe(false);
 });
 
-test('lines that start with a prefix: only after `from`, whole prefix, in order', () => {
+/** Every line after `from` that starts with `prefix`, listed with nextLineStartingWith. */
+function linesStartingWith(text: LineText, prefix: string, from: number): number[] {
+  const found: number[] = [];
+  for (let at = text.nextLineStartingWith(prefix, from); at !== -1; at = text.nextLineStartingWith(prefix, at)) {
+    found.push(at);
+  }
+  return found;
+}
+
+test('lines that start with a prefix: only after `from`, whole prefix, at a line start, in order', () => {
   const text = new LineText('Tags: [a]\nTags: [b]\nTags:[c]\nx Tags: [d]\nTags: [\n\nT\nTags: [e]');
   // Lines start at 0, 10, 20, 29, 41, 49, 50, 52.
-  expect(text.linesStartingWith('Tags: [', 0)).toEqual([10, 41, 52]);
-  expect(text.linesStartingWith('Tags: [', 10)).toEqual([41, 52]);
-  expect(text.linesStartingWith('Tags: [', 41)).toEqual([52]);
-  expect(text.linesStartingWith('Tags: [', 52)).toEqual([]);
-  expect(new LineText('').linesStartingWith('Tags: [', 0)).toEqual([]);
+  expect(linesStartingWith(text, 'Tags: [', 0)).toEqual([10, 41, 52]);
+  expect(linesStartingWith(text, 'Tags: [', 9)).toEqual([10, 41, 52]);
+  expect(linesStartingWith(text, 'Tags: [', 10)).toEqual([41, 52]);
+  expect(linesStartingWith(text, 'Tags: [', 41)).toEqual([52]);
+  expect(linesStartingWith(text, 'Tags: [', 52)).toEqual([]);
+  expect(new LineText('').nextLineStartingWith('Tags: [', 0)).toBe(-1);
+  // A hit in the middle of a line is passed over, and the search goes on after it.
+  expect(new LineText('xTags: [\nTags: [').nextLineStartingWith('Tags: [', 0)).toBe(9);
+});
+
+test('the next line after a short or long line: the same offset next gives', () => {
+  const short = new LineText('Tags: []\nParsed: x\n');
+  expect(short.nextOfShort(7)).toBe(9);
+  expect(short.nextOfShort(9)).toBe(short.next(9));
+  expect(short.nextOfShort(19)).toBe(short.end);
+  const long = new LineText(`Tags: [${'x'.repeat(100)}]\nnext`);
+  expect(long.nextOfShort(7)).toBe(109);
+  // A line of exactly 32 characters from the start: its `\n` is just past the part read in place.
+  const edge = new LineText(`${'y'.repeat(32)}\nz`);
+  expect(edge.nextOfShort(0)).toBe(33);
+  expect(new LineText('y'.repeat(40)).nextOfShort(0)).toBe(41);
+  expect(new LineText('abc').nextOfShort(0)).toBe(4);
 });
 
 test('every line read by offset is the line split gives', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '\n') }), { minLength: 1, maxLength: 8 }),
+      fc.array(fc.string({ unit: fc.constantFrom('a', 'b', '\n'), maxLength: 80 }), { minLength: 1, maxLength: 8 }),
       (parts) => {
         const source = parts.join('\n');
         const text = new LineText(source);
@@ -97,6 +123,8 @@ test('every line read by offset is the line split gives', () => {
           }
         });
         expect(text.previous(text.end)).toBe(starts.at(-1));
+        // From any offset, the short-line reader finds the same next line.
+        for (let at = 0; at <= text.end; at++) expect(text.nextOfShort(at)).toBe(text.next(at));
       },
     ),
     { numRuns },

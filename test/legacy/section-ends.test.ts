@@ -1,0 +1,186 @@
+/**
+ * How a section's candidate ends are found: ends before a separator from the block start after it
+ * (walking back), the section's own end from the Tags lines. Checked against a forward reading of
+ * every Tags line (the definition), on Buzz-shaped line soup.
+ */
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { type SectionEnd, SectionEnds } from '../../src/legacy/section-ends.js';
+import { SeenFields, startsRichBlock } from '../../src/legacy/head.js';
+import { separatorNumberIn } from '../../src/legacy/headers.js';
+import { LineText } from '../../src/legacy/line-text.js';
+import { numRuns } from '../support/fuzz.js';
+
+const HEX = 'c4b997143b7bbd8511f29a9911f880182270e4aaf9f8c3735106461f48681e8a';
+
+/** A test section end: the end of the text, or a blank line then a `[` header or a note. */
+function sectionEndOf(text: LineText): SectionEnd {
+  return (after) => {
+    if (after >= text.end) return { type: 'end', next: after };
+    if (!text.isBlank(after)) return undefined;
+    const next = after + 1;
+    return text.startsWith(next, '[') || text.startsWith(next, 'Note: ') ? { type: 'end', next: after } : undefined;
+  };
+}
+
+interface Listed {
+  readonly tagsLine: number;
+  readonly next: string;
+}
+
+/** The definition, read forward from every Tags line after `from`. */
+function reference(text: LineText, from: number): Listed[] {
+  const found: Listed[] = [];
+  const end = sectionEndOf(text);
+  for (let at = 0; at < text.end; at = text.next(at)) {
+    if (at <= from || !text.startsWith(at, 'Tags: [')) continue;
+    const line = text.next(at);
+    const after = text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
+    if (text.isBlank(after)) {
+      const separator = after + 1;
+      const separatorEnd = text.lineEnd(separator);
+      const number = separatorNumberIn(text.text, separator, separatorEnd, true);
+      if (number !== undefined) {
+        const block = separatorEnd + 1;
+        if (startsRichBlock(text, block)) found.push({ tagsLine: at, next: `sep ${number} ${separator} ${block}` });
+        continue;
+      }
+    }
+    const ending = end(after);
+    if (ending !== undefined) found.push({ tagsLine: at, next: `end ${ending.next}` });
+  }
+  return found;
+}
+
+/** Every candidate SectionEnds lists (asked from the text's start), separators 1–9 and the end, in line order. */
+function listed(ends: SectionEnds): Listed[] {
+  const all: Listed[] = [];
+  for (let number = 1; number <= 9; number++) {
+    for (const { tagsLine, continuation } of ends.after(-1, number, false)) {
+      if (continuation.type === 'separator') {
+        all.push({ tagsLine, next: `sep ${continuation.number} ${continuation.line} ${continuation.block}` });
+      }
+    }
+  }
+  for (const { tagsLine, continuation } of ends.after(-1, undefined, true)) {
+    if (continuation.type === 'end') all.push({ tagsLine, next: `end ${continuation.next}` });
+  }
+  return all.sort((a, b) => a.tagsLine - b.tagsLine);
+}
+
+const soupLine = fc.oneof(
+  fc.constantFrom(
+    'Tags: []',
+    'Tags: [["p","x"]]',
+    `Tags: [${'x'.repeat(40)}]`,
+    'Tags: [bad',
+    'Tags:[]',
+    'Parsed: x',
+    'Parsed: Tags: []',
+    '',
+    '',
+    '--- Event 2 (@mention) ---',
+    '--- Event 3 (x) ---',
+    '--- Event 2 ---',
+    '--- Event 12 (a) (b) ---',
+    '-',
+    `Event ID: ${HEX}`,
+    `Event ID: ${HEX.toUpperCase()}`,
+    `Event ID: ${HEX.slice(1)}`,
+    'Channel: eng',
+    'Channel: ',
+    `x--- Event 2 (@mention) ---`,
+    `--- Event 2 (@mention) ---Event ID: ${HEX}`,
+    `xEvent ID: ${HEX}`,
+    'xChannel: eng',
+    '[Buzz event: x]',
+    'Note: x',
+    'content',
+  ),
+  fc.string({ unit: fc.constantFrom('a', '-', ' ', 'T', 'C', '['), maxLength: 12 }),
+);
+
+/** Mostly `right`, sometimes one of `wrong`: each line of a structure is usually the real thing. */
+function mostly<T>(right: T, ...wrong: T[]): fc.Arbitrary<T> {
+  return fc.oneof({ weight: 4, arbitrary: fc.constant(right) }, { weight: 1, arbitrary: fc.constantFrom(...wrong) });
+}
+
+/** The lines of a block end and the next block start, each line often right and sometimes not. */
+const structure = fc
+  .tuple(
+    mostly('Tags: []', 'Tags: [["p","x"]]', 'Tags: [bad', 'Tags:[]', 'x'),
+    mostly<string[]>([], ['Parsed: y'], ['Parsed: y', 'Parsed: y']),
+    mostly([''], [], ['', ''], ['x']),
+    mostly('--- Event 2 (@mention) ---', '--- Event 3 (a) ---', '--- Event 2 ---', '--- Event 2 (x)', '-'),
+    mostly('\n', 'x', '\n\n'),
+    mostly(`Event ID: ${HEX}`, `Event ID: ${HEX.slice(1)}`, 'Event ID: x'),
+    mostly('\nChannel: eng', 'Channel: eng', '\nchannel: eng', ''),
+  )
+  .map(([tags, parsed, blank, separator, join, id, channel]) =>
+    [tags, ...parsed, ...blank, `${separator}${join}${id}${channel}`].join('\n'),
+  );
+
+test('the candidates are those a forward reading of every Tags line finds', () => {
+  fc.assert(
+    fc.property(fc.array(fc.oneof(soupLine, structure), { maxLength: 40 }), fc.nat(), (lines, pick) => {
+      const text = new LineText(lines.join('\n'));
+      const starts: number[] = [];
+      for (let at = 0; at < text.end; at = text.next(at)) starts.push(at);
+      const from = starts[pick % starts.length] ?? 0;
+      expect(listed(new SectionEnds(text, from, sectionEndOf(text)))).toEqual(reference(text, from));
+    }),
+    { numRuns },
+  );
+});
+
+/** A block start: a valid Event ID line and a Channel line. */
+const START = `Event ID: ${HEX}\nChannel: eng`;
+
+function ends(source: string, from = 0): Listed[] {
+  const text = new LineText(source);
+  return listed(new SectionEnds(text, from, sectionEndOf(text)));
+}
+
+test('an end before a separator is found from the block start below it, with or without a Parsed line', () => {
+  expect(ends(`head\nTags: []\n\n--- Event 2 (x) ---\n${START}`)).toEqual([{ tagsLine: 5, next: 'sep 2 15 35' }]);
+  expect(ends(`head\nTags: []\nParsed: y\n\n--- Event 2 (x) ---\n${START}`)).toEqual([
+    { tagsLine: 5, next: 'sep 2 25 45' },
+  ]);
+});
+
+test('no end before a separator unless every line of the walk back is there', () => {
+  // No blank line; a blank line but no Tags line; a Parsed line with no Tags line above it.
+  expect(ends(`head\nTags: []\n--- Event 2 (x) ---\n${START}`)).toEqual([]);
+  expect(ends(`head\nx\n\n--- Event 2 (x) ---\n${START}`)).toEqual([]);
+  expect(ends(`head\nx\nParsed: y\n\n--- Event 2 (x) ---\n${START}`)).toEqual([]);
+  // A block start that is not at a line start, and one whose separator is untagged (V1 form).
+  expect(ends(`head\nTags: []\n\n--- Event 2 (x) ---x${START}`)).toEqual([]);
+  expect(ends(`head\nTags: []\n\n--- Event 2 ---\n${START}`)).toEqual([]);
+  // A Tags line at `from` or before it is not after `from`.
+  expect(ends(`Tags: []\n\n--- Event 2 (x) ---\n${START}`)).toEqual([]);
+  expect(ends(`head\nTags: []\n\n--- Event 2 (x) ---\n${START}`, 5)).toEqual([]);
+  // A separator on the text's second line: nothing above it to walk back over.
+  expect(ends(`\n--- Event 2 (x) ---\n${START}`)).toEqual([]);
+});
+
+test('a Channel line too close to the start for a block start above it is passed over', () => {
+  expect(ends('Channel: eng\nChannel: eng')).toEqual([]);
+  expect(ends(`${'x'.repeat(80)}\nChannel: eng`, 1)).toEqual([]);
+});
+
+test('whether a separator follows a Tags line, whatever comes after it', () => {
+  const source = 'head\nTags: []\n\n--- Event 2 (x) ---\ngarbage\nTags: [bad\n\n--- Event 3 (x) ---\nmore';
+  const text = new LineText(source);
+  const sections = new SectionEnds(text, 0, sectionEndOf(text));
+  const seen = new SeenFields();
+  expect(sections.separatorFollows(0, 2, seen)).toBe(true);
+  // After that Tags line; a number no separator has; a separator whose Tags line does not parse.
+  expect(sections.separatorFollows(5, 2, seen)).toBe(false);
+  expect(sections.separatorFollows(0, 4, seen)).toBe(false);
+  expect(sections.separatorFollows(0, 3, seen)).toBe(false);
+  // With a Parsed line between; with no blank line.
+  const parsed = new LineText('head\nTags: []\nParsed: y\n\n--- Event 2 (x) ---\n');
+  expect(new SectionEnds(parsed, 0, sectionEndOf(parsed)).separatorFollows(0, 2, seen)).toBe(true);
+  const joined = new LineText('head\nTags: []\n--- Event 2 (x) ---\n');
+  expect(new SectionEnds(joined, 0, sectionEndOf(joined)).separatorFollows(0, 2, seen)).toBe(false);
+});
