@@ -6,7 +6,8 @@
  * - adversarial 1 MB inputs (0.8–1.2× the size of the normal 1 MB batch; each ratio is scaled by
  *   the two sizes, so it compares time per character): hundreds of thousands of `(#` fragments in channel names, of `hex: `
  *   fragments in sender labels, 10k forged separators inside one message, one enormous line;
- *   goal within 2× of the normal 1 MB batch.
+ *   goal within 2× of the normal 1 MB batch. Informative beside them: denser floods (forged block
+ *   starts after the separators, a `Tags:` line every 9 characters, a `Channel:` line every 11).
  *
  * Every input is rendered once, before timing, by the test renderer (test/legacy/render.ts), and
  * checked to read whole. Limits are raised (`maxContentLength` 2 MB) so every case takes the full
@@ -104,6 +105,18 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
   ).join('\n');
   const separators = [input([eventSection('v4', [event(0, forged, { tags: [] }), event(1, 'real second')], CHANNEL)])];
   const enormous = [input([eventSection('v4', [event(0, 'x'.repeat(1_000_000))], CHANNEL)])];
+  // Informative: denser floods than the goal's, each structural line a few characters from the next.
+  const flood = (content: string) => [
+    input([eventSection('v4', [event(0, content, { tags: [] }), event(1, 'real second')], CHANNEL)]),
+  ];
+  const starts = flood(
+    Array.from(
+      { length: 10_000 },
+      (_, i) => `seen ${String(i)}\nTags: []\n\n--- Event 2 (@mention) ---\nEvent ID: ${'0'.repeat(64)}\nChannel: x`,
+    ).join('\n'),
+  );
+  const tagLines = flood('Tags: []\n'.repeat(120_000));
+  const channelLines = flood('Channel: x\n'.repeat(100_000));
 
   const scrape = (pool: readonly Input[]) => (i: number) => scrapePromptText(at(pool, i).params, OPTIONS);
   const split = (pool: readonly Input[]) => (i: number) => at(pool, i).joined.split('\n');
@@ -178,6 +191,29 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
           run: scan(separators),
         },
         {
+          // Informative: the forged separators each followed by a forged block start, so each is a
+          // candidate whose head is read (and hashed when it reads whole, up to the hash budget).
+          id: 'lx-starts',
+          label: '· (informative) 10k forged separators, each before a forged block start',
+          baseline: 'lx-normal',
+          scale: perChar(starts),
+          run: scrape(starts),
+        },
+        {
+          id: 'lx-tags',
+          label: "· (informative) 120k 'Tags: []' lines, one every 9 characters",
+          baseline: 'lx-normal',
+          scale: perChar(tagLines),
+          run: scrape(tagLines),
+        },
+        {
+          id: 'lx-channels',
+          label: "· (informative) 100k 'Channel: x' lines, one every 11 characters",
+          baseline: 'lx-normal',
+          scale: perChar(channelLines),
+          run: scrape(channelLines),
+        },
+        {
           id: 'lx-line',
           label: '· one 1 MB line',
           baseline: 'lx-normal',
@@ -196,6 +232,9 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
       '(#': sizeOf(fragmentsHash),
       'hex: ': sizeOf(fragmentsHex),
       separators: sizeOf(separators),
+      starts: sizeOf(starts),
+      'Tags lines': sizeOf(tagLines),
+      'Channel lines': sizeOf(channelLines),
       line: sizeOf(enormous),
     },
   };

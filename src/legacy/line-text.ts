@@ -48,8 +48,9 @@ export class LineText {
 
   /** True when the line at `at` (a line, not `end`) comes right after an empty line. */
   followsBlank(at: number): boolean {
-    // A line at offset 1 follows the empty line 0; later, the `\n` before the previous one ends an empty line.
-    return at === 1 || (at > 1 && this.text.charCodeAt(at - 2) === 10);
+    // A line at offset 1 follows the empty line 0; later, the `\n` before the previous one ends an empty line
+    // (at 0, charCodeAt(-2) is NaN).
+    return at === 1 || this.text.charCodeAt(at - 2) === 10;
   }
 
   /** True when the line at `at` starts with `prefix` (not empty, no `\n`: a match cannot run past the line). */
@@ -90,7 +91,9 @@ export class LineText {
    * included, and a call costs more than reading the few characters of a short line.
    */
   nextOfShort(at: number): number {
+    // Stryker disable next-line MethodExpression: reading in place up to the text's end finds the same `\n`, only slower
     const stop = Math.min(at + SHORT_LINE, this.text.length);
+    // Stryker disable next-line EqualityOperator: a `\n` at `stop` is the one `next(stop)` finds
     for (let i = at; i < stop; i++) {
       if (this.text.charCodeAt(i) === 10) return i + 1;
     }

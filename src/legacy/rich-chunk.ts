@@ -122,6 +122,7 @@ function nextReadable(
     const { tagsLine, continuation } = candidate;
     if (continuation.type === 'separator' && 'problem' in readHead(text, continuation.block, 'rich', seen)) continue;
     const tags = seen.tagsOf(text.line(tagsLine) ?? '');
+    // Stryker disable next-line ConditionalExpression: unparsed tags cannot hash to the id (`undefined` is hashed where they go)
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
 }

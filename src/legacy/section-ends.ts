@@ -91,7 +91,7 @@ export class SectionEnds {
       const after = afterTags(text, tagsLine);
       // A blank line, then a line that starts with `-`: no section end (no header, closing tag or
       // note starts so), and a separator end is found from the block after it, above.
-      // Stryker disable next-line EqualityOperator,ConditionalExpression,LogicalOperator: asking sectionEnd there too only costs time: it answers no
+      // Stryker disable next-line EqualityOperator,ConditionalExpression,LogicalOperator,ArithmeticOperator: asking sectionEnd there too only costs time: it answers no
       if (text.isBlank(after) && source.charCodeAt(after + 1) === 45) continue;
       const end = sectionEnd(after);
       if (end !== undefined) this.add(0, { tagsLine, continuation: end });
@@ -106,12 +106,14 @@ export class SectionEnds {
 
   /** The candidates after `line` followed by separator `nextSeparator`, or by the end when `mayEnd`, in order. */
   after(line: number, nextSeparator: number | undefined, mayEnd: boolean): readonly Candidate[] {
+    // Stryker disable next-line ConditionalExpression: no candidate is filed under `undefined`, the same empty list
     const separated = nextSeparator === undefined ? [] : tailAfter(this.byNext.get(nextSeparator), line);
     const ending = mayEnd ? tailAfter(this.byNext.get(0), line) : [];
     // In line order: the id check feeds one running hash forward from candidate to candidate.
     const merged: Candidate[] = [];
     let e = 0;
     for (const candidate of separated) {
+      // Stryker disable next-line EqualityOperator: one Tags line is in one list only, never both
       for (let next = ending[e]; next !== undefined && next.tagsLine < candidate.tagsLine; next = ending[++e]) {
         merged.push(next);
       }
@@ -147,6 +149,7 @@ export class SectionEnds {
 function afterTags(text: LineText, tagsLine: number): number {
   const line = text.nextOfShort(tagsLine + TAGS.length);
   // `P` first: charCodeAt is inlined, startsWith is a call, and this runs for every Tags line.
+  // Stryker disable next-line ConditionalExpression: `true && startsWith(…)` is the same test, without the cheap first look
   return text.text.charCodeAt(line) === 80 && text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
 }
 
@@ -162,6 +165,7 @@ function separatedEnd(
   const line = text.previous(block);
   if (!text.followsBlank(line)) return undefined;
   const number = separatorNumberIn(text.text, line, block - 1, true);
+  // Stryker disable next-line ConditionalExpression: a candidate without a number is filed under a key no block asks for
   if (number === undefined) return undefined;
   // The line above the blank one (at `line - 1`): the Tags line, or a Parsed line below it.
   const above = text.previous(line - 1);
@@ -177,6 +181,7 @@ function tailAfter(list: readonly Candidate[] | undefined, line: number): readon
   let high = list.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
+    // Stryker disable next-line OptionalChaining: `middle` is always inside the list
     if ((list[middle]?.tagsLine ?? 0) > line) high = middle;
     else low = middle + 1;
   }

@@ -184,3 +184,34 @@ test('whether a separator follows a Tags line, whatever comes after it', () => {
   const joined = new LineText('head\nTags: []\n--- Event 2 (x) ---\n');
   expect(new SectionEnds(joined, 0, sectionEndOf(joined)).separatorFollows(0, 2, seen)).toBe(false);
 });
+
+test('a line after the Tags line is a Parsed line only when it starts with `Parsed: `', () => {
+  expect(ends('head\nTags: []\nParsed: y\n\nNote: x')).toEqual([{ tagsLine: 5, next: 'end 24' }]);
+  expect(ends('head\nTags: []\nPx\n\nNote: x')).toEqual([]);
+  expect(ends('head\nTags: []\nParsed:y\n\nNote: x')).toEqual([]);
+});
+
+test('the candidates after a line, both kinds merged in line order, the line itself excluded', () => {
+  const source = `head\nTags: []\n\nNote: a\nTags: []\n\n--- Event 2 (x) ---\n${START}\nTags: []\n\n[Buzz x]`;
+  const text = new LineText(source);
+  const sections = new SectionEnds(text, 0, sectionEndOf(text));
+  const lines = (line: number, separator: number | undefined, mayEnd: boolean) =>
+    sections.after(line, separator, mayEnd).map((candidate) => [candidate.tagsLine, candidate.continuation.type]);
+  // Tags lines at 5, 23 (before separator 2) and 141.
+  expect(lines(-1, 2, true)).toEqual([
+    [5, 'end'],
+    [23, 'separator'],
+    [141, 'end'],
+  ]);
+  expect(lines(5, 2, true)).toEqual([
+    [23, 'separator'],
+    [141, 'end'],
+  ]);
+  expect(lines(23, 2, true)).toEqual([[141, 'end']]);
+  expect(lines(-1, 2, false)).toEqual([[23, 'separator']]);
+  expect(lines(-1, undefined, true)).toEqual([
+    [5, 'end'],
+    [141, 'end'],
+  ]);
+  expect(lines(-1, 3, false)).toEqual([]);
+});
