@@ -214,4 +214,12 @@ test('the candidates after a line, both kinds merged in line order, the line its
     [141, 'end'],
   ]);
   expect(lines(-1, 3, false)).toEqual([]);
+  // Two ends before the separator's candidate.
+  const two = new LineText(`head\nTags: []\n\nNote: a\nTags: []\n\nNote: b\nTags: []\n\n--- Event 2 (x) ---\n${START}`);
+  const twoEnds = new SectionEnds(two, 0, sectionEndOf(two));
+  expect(twoEnds.after(-1, 2, true).map((candidate) => [candidate.tagsLine, candidate.continuation.type])).toEqual([
+    [5, 'end'],
+    [23, 'end'],
+    [41, 'separator'],
+  ]);
 });
