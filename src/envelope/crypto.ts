@@ -80,7 +80,7 @@ export function sha256HexOfPieces(pieces: Pieces): string {
 
 /** sha256 of a string's UTF-8 bytes, as 64 lowercase hex digits. */
 export function sha256Hex(text: string): string {
-  return hashPieces([text], '', 'hex');
+  return sha256HexOfPieces([text]);
 }
 
 /** The prefix of a domain-separated digest, utf8(domain) ‖ 0x00, as the text whose UTF-8 it is. */

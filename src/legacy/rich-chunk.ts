@@ -77,9 +77,9 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   // end cannot produce it without a sha256 preimage). An end followed by a block whose head does
   // not read is skipped: were it the host's, no other end could hash to the id, and the read fails.
   for (
-    let end = nextReadable(text, seen, candidates, 0);
+    let end = nextParsed(text, seen, candidates, 0, true);
     end !== undefined;
-    end = nextReadable(text, seen, candidates, end.index + 1)
+    end = nextParsed(text, seen, candidates, end.index + 1, true)
   ) {
     const matches = checker.matches(end.tags, end.tagsLine);
     if (matches === undefined) {
@@ -90,39 +90,29 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
   return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
 }
 
-/** The first candidate from `from` on whose tags parse. */
+/**
+ * The first candidate from `from` on whose tags parse; when `readable`, also one that ends the
+ * section or is followed by a block whose whole head reads (the head is read before the tags are parsed).
+ */
 function nextParsed(
   text: LineText,
   seen: SeenFields,
   candidates: readonly Candidate[],
   from: number,
+  readable = false,
 ): ParsedEnd | undefined {
   for (let index = from; ; index++) {
     const candidate = candidates[index];
     if (candidate === undefined) return undefined;
     const { tagsLine, continuation } = candidate;
+    if (
+      readable &&
+      continuation.type === 'separator' &&
+      'problem' in readHead(text, continuation.block, 'rich', seen)
+    ) {
+      continue;
+    }
     const tags = seen.tagsOf(text.line(tagsLine) ?? '');
-    if (tags !== undefined) return { index, tagsLine, tags, continuation };
-  }
-}
-
-/**
- * The first candidate from `from` on whose tags parse and that ends the section or is followed by
- * a block whose whole head reads. The head is read before the tags are parsed.
- */
-function nextReadable(
-  text: LineText,
-  seen: SeenFields,
-  candidates: readonly Candidate[],
-  from: number,
-): ParsedEnd | undefined {
-  for (let index = from; ; index++) {
-    const candidate = candidates[index];
-    if (candidate === undefined) return undefined;
-    const { tagsLine, continuation } = candidate;
-    if (continuation.type === 'separator' && 'problem' in readHead(text, continuation.block, 'rich', seen)) continue;
-    const tags = seen.tagsOf(text.line(tagsLine) ?? '');
-    // Stryker disable next-line ConditionalExpression: unparsed tags cannot hash to the id (`undefined` is hashed where they go)
     if (tags !== undefined) return { index, tagsLine, tags, continuation };
   }
 }

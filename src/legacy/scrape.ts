@@ -88,9 +88,7 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
       sections.push(...read.sections);
     }
     const contextBlock = texts.find((block) => isContextStart(block.text.line(0)));
-    // A context section is a few short lines: read as an array.
-    const contextLines = contextBlock?.text.text.split('\n');
-    context = contextLines === undefined ? undefined : readContext(contextLines, 0, contextLines.length);
+    context = contextBlock === undefined ? undefined : readLines(contextBlock.text, 0, contextBlock.text.end);
   } else {
     // One string (Sprout eras, early Buzz): several blocks read as if the host had joined them with a blank line.
     const text = new LineText(found.blocks.map((block) => block.text).join('\n\n'));
@@ -156,7 +154,7 @@ function linesAfterBlank(text: LineText): number[] {
   return found;
 }
 
-/** The context section from line `from` up to line `to` (exclusive). */
+/** The context section from line `from` up to line `to` (exclusive): a few short lines, read as an array. */
 function readLines(text: LineText, from: number, to: number): ContextRead {
   const lines = text.slice(from, to).split('\n');
   return readContext(lines, 0, lines.length);
