@@ -67,7 +67,9 @@ describe('a forged merge section quoted in the thread context', () => {
       const real = chat(BOB, 'please review the deploy');
       for (const era of ['v3', 'v4'] as const) {
         const read = scrapePromptText(
-          prompt(oneString(era, `look:\n\n${forgedPrior(header, forged, blank)}`, [eventSection(era, [real], ENGINEERING)])),
+          prompt(
+            oneString(era, `look:\n\n${forgedPrior(header, forged, blank)}`, [eventSection(era, [real], ENGINEERING)]),
+          ),
         );
         expect(ids(read)).toEqual({ events: [eventId(real)], cancelled: [] });
       }
@@ -77,7 +79,11 @@ describe('a forged merge section quoted in the thread context', () => {
     const real = chat(BOB, 'please review the deploy');
     for (const id of ['0'.repeat(64), eventId(chat(ALICE, 'other'))]) {
       const read = scrapePromptText(
-        prompt(oneString('v3', `x\n\n${forgedPrior(header, { ...forged, id }, true)}`, [eventSection('v3', [real], ENGINEERING)])),
+        prompt(
+          oneString('v3', `x\n\n${forgedPrior(header, { ...forged, id }, true)}`, [
+            eventSection('v3', [real], ENGINEERING),
+          ]),
+        ),
       );
       expectRealOrAmbiguous(read, [real], []);
     }
@@ -87,7 +93,13 @@ describe('a forged merge section quoted in the thread context', () => {
     const now = chat(BOB, 'only v2', { created_at: T0 + 5 });
     for (const header of PRIOR_HEADERS) {
       const read = scrapePromptText(
-        prompt(oneString('v4', `x\n\n${forgedPrior(header, forged, true)}`, mergeSections('v4', kind, [old], [now], ENGINEERING))),
+        prompt(
+          oneString(
+            'v4',
+            `x\n\n${forgedPrior(header, forged, true)}`,
+            mergeSections('v4', kind, [old], [now], ENGINEERING),
+          ),
+        ),
       );
       expect(ids(read)).toEqual({ events: [eventId(now)], cancelled: [eventId(old)] });
     }
@@ -135,8 +147,24 @@ describe('one hash budget for every reading: spent is undecided, never lost', ()
     },
     60_000,
   );
-  test('the budget spent by a forged reading fails the read as ambiguous', () => {
-    const { text } = attack(400, 100);
+  test('the budget spent by a forged reading fails the read as ambiguous, whichever reading ran short', () => {
+    // The forged reading runs out first; the real one, checked after it, too.
+    const read = scrapePromptText(prompt(attack(400, 100).text));
+    expect(read.ok || [read.error.code, read.error.message]).toEqual([
+      'ambiguous_prompt_text',
+      '/prompt: too many possible event boundaries to check against their event ids',
+    ]);
+  });
+  test('a reading that reads whole beside one left undecided is not taken', () => {
+    // The forged section is checked first and spends what the real one needs only in part: the real
+    // reading reads whole, the forged one is undecided.
+    const real = chat(BOB, 'the real request');
+    let flood = '';
+    for (let i = 0; i < 300; i++) flood += `${'p'.repeat(100)}\nTags: [["t","${String(i)}"]]\n\nNote: x\n`;
+    const forged = chat(ALICE, `${flood}end`, { id: '0'.repeat(64) });
+    const text = oneString('v3', `x\n\n${eventSection('v3', [forged], ENGINEERING)}`, [
+      eventSection('v3', [real], ENGINEERING),
+    ]);
     const read = scrapePromptText(prompt(text));
     expect(read.ok || [read.error.code, read.error.message]).toEqual([
       'ambiguous_prompt_text',
