@@ -346,7 +346,7 @@ function specExamples(): Json[] {
 
 /** The index of the first block that renders an event whose id is not the hash of its fields. */
 function firstUnhashedBlock(blocks: readonly string[], context: Json): number | undefined {
-  const { events, cancelledEvents } = context as { events: ExampleEvent[]; cancelledEvents: ExampleEvent[] };
+  const { events, cancelledEvents } = context as unknown as { events: ExampleEvent[]; cancelledEvents: ExampleEvent[] };
   const found = [...events, ...cancelledEvents]
     .filter(
       (event) =>
