@@ -22,6 +22,7 @@ import {
   type RenderEra,
   type RenderEvent,
 } from '../test/legacy/render.js';
+import { SPEC_EXAMPLES } from './spec-examples.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -323,12 +324,22 @@ function buzz(era: 'v4' | 'v5'): Json[] {
   return out;
 }
 
+/** The spec's literal examples (§8), as they are printed there. */
+function specExamples(): Json[] {
+  return SPEC_EXAMPLES.map((example) => ({
+    name: example.name,
+    params: { sessionId: 'sess-1', prompt: example.blocks.map((text) => ({ type: 'text', text })) },
+    expect: { ok: true, context: example.context },
+  }));
+}
+
 /** The files, by name, as the generator writes them. */
 export function buildTextVectorFiles(): Record<string, string> {
   const files: Record<string, Json[]> = {
     'sprout.json': sprout(),
     'buzz-v4.json': buzz('v4'),
     'buzz-v5.json': buzz('v5'),
+    'spec-examples.json': specExamples(),
   };
   const out: Record<string, string> = {};
   for (const [name, cases] of Object.entries(files)) out[name] = `${JSON.stringify({ cases }, null, 2)}\n`;

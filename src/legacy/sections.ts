@@ -70,8 +70,13 @@ function readSection(
       // An empty frame: the V5 native-steer marker before the `<buzz-event>` frame.
       return { section: { header, headerLine, events: [], diagnostics: [] }, next: text.next(first) };
     }
-    if (!text.isBlank(first)) return fail('invalid', 'a batch header is not followed by a blank line');
-    first = text.next(first);
+    // The V5 renderer puts the first separator right under an XML frame's opening tag; bracket
+    // batches (and hand-made XML) put a blank line between.
+    const separatorNext = close !== undefined && separatorNumber(text.line(first) ?? '', true) !== undefined;
+    if (!separatorNext) {
+      if (!text.isBlank(first)) return fail('invalid', 'a batch header is not followed by a blank line');
+      first = text.next(first);
+    }
   }
   const layout =
     header.era === 'v1'
