@@ -331,7 +331,7 @@ const quotedSection = fc
       header.startsWith('[Sprout event') || header.startsWith('[Buzz event')
         ? block
         : `--- Event 1 (@mention) ---\n${block}`;
-    const close = header.startsWith('<') ? `\n</${header.slice(1).replace(/ .*>$/u, '>')}` : '';
+    const close = header.startsWith('<') ? `\n</${header.slice(1, -1).split(' ')[0] ?? ''}>` : '';
     return `${before}\n\n${header}\n${blank && !header.startsWith('<buzz') ? '\n' : ''}${separated}${close}`;
   });
 
