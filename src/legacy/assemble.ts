@@ -8,8 +8,9 @@ import type { BuzzLimits } from '../limits.js';
 import { markedAnchors } from '../nip10.js';
 import { ownCopy } from '../own-copy.js';
 import type { ContextRead } from './context-block.js';
-import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
+import { fail, type Failure, isFailure, type Mutable, type ScrapedEvent } from './outcome.js';
 import type { SectionRead } from './sections.js';
+import { turnSections } from './turn.js';
 
 /** Builds the context from the sections found (in prompt order) and the context section, if any. */
 export function assemble(
@@ -18,17 +19,10 @@ export function assemble(
   limits: BuzzLimits,
   diagnostics: string[],
 ): BuzzScrapedContext | Failure {
-  const current = sections.filter((section) => section.header.role === 'events' && section.events.length > 0);
-  const prior = sections.filter((section) => section.header.role === 'prior' && section.events.length > 0);
-  const section = current[0];
-  if (section === undefined) return fail('invalid', 'the Buzz sections hold no event of this turn');
-  if (current.length > 1 || prior.length > 1) {
-    return fail('ambiguous', 'more than one Buzz event section in one prompt');
-  }
-  const cancelledSection = prior[0];
-  if (cancelledSection !== undefined && sections.indexOf(cancelledSection) > sections.indexOf(section)) {
-    return fail('invalid', 'the cancelled turn of a merge comes after the new one');
-  }
+  const turn = turnSections(sections);
+  if (isFailure(turn)) return turn;
+  const section = turn.current;
+  const cancelledSection = turn.cancelled;
   for (const read of sections) diagnostics.push(...read.diagnostics);
   const scraped = section.events;
   const cancelled = cancelledSection?.events ?? [];

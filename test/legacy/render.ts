@@ -111,6 +111,16 @@ function chunks(events: readonly RenderEvent[], tag: string, block: (event: Rend
   return events.map((event, i) => `\n\n--- Event ${i + 1} (${tag}) ---\n${block(event)}`).join('');
 }
 
+/** V5 frame body: the first separator on the line after the opening tag, one blank line between blocks. */
+function xmlChunks(events: readonly RenderEvent[], tag: string, block: (event: RenderEvent) => string): string {
+  return chunks(events, tag, block).slice(1);
+}
+
+/** ` count="N"` on a V5 frame of two or more events. */
+function countAttribute(events: readonly RenderEvent[]): string {
+  return events.length > 1 ? ` count="${events.length}"` : '';
+}
+
 /** The event section of one era: single or batch. */
 export function eventSection(
   era: RenderEra,
@@ -134,7 +144,7 @@ export function eventSection(
     if (n === 1) {
       return `<buzz-event type="${escapeAttribute(tag)}">\n${block(first)}\n</buzz-event>`;
     }
-    return `<buzz-events count="${n}">${chunks(events, tag, block)}\n</buzz-events>`;
+    return `<buzz-events count="${n}">${xmlChunks(events, tag, block)}\n</buzz-events>`;
   }
   if (n === 1) return `[${brand} event: ${tag}]\n${block(first)}`;
   return `[${brand} events ${EM} ${n} events]${chunks(events, tag, block)}`;
@@ -208,10 +218,9 @@ export function mergeSections(
   const note = BRACKET_MERGE[kind].note;
   if (era === 'v5') {
     const names = XML_MERGE[kind];
-    const count = events.length > 1 ? ` count="${events.length}"` : '';
     return [
-      `<${names.prior}>${chunks(cancelled, tag, block)}\n</${names.prior}>`,
-      `<${names.current}${count}>${chunks(events, tag, block)}\n</${names.current}>`,
+      `<${names.prior}${countAttribute(cancelled)}>${xmlChunks(cancelled, tag, block)}\n</${names.prior}>`,
+      `<${names.current}${countAttribute(events)}>${xmlChunks(events, tag, block)}\n</${names.current}>`,
       note,
     ];
   }
