@@ -9,6 +9,9 @@ const LONE_SURROGATE = /\p{Cs}/u;
 /** Control, format, line/paragraph separator characters and lone surrogates: unsafe to print. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
+/** Anything but printable ASCII: a string without it holds nothing {@link UNPRINTABLE} matches. */
+const BEYOND_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
 /** True when `text` is well-formed UTF-16 (no lone surrogate). Linear time. */
 export function isWellFormedUtf16(text: string): boolean {
   return !LONE_SURROGATE.test(text);
@@ -35,6 +38,8 @@ export function printable(text: string, max: number): string {
  * U+0000–U+001F and lone surrogates, not DEL, C1 controls, bidi overrides or U+2028.
  */
 export function escapeUnprintableJson(json: string): string {
+  // Most report lines are printable ASCII: a plain character class answers them faster than the Unicode scan.
+  if (!BEYOND_PRINTABLE_ASCII.test(json)) return json;
   return json.replace(UNPRINTABLE, (found) => {
     let escaped = '';
     for (let i = 0; i < found.length; i++) escaped += `\\u${found.charCodeAt(i).toString(16).padStart(4, '0')}`;
