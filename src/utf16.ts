@@ -28,3 +28,16 @@ export function printable(text: string, max: number): string {
   }
   return clipped.replace(UNPRINTABLE, '\uFFFD');
 }
+
+/**
+ * JSON text with every unprintable character ({@link printable}'s set) written as a `\uXXXX`
+ * escape: the same JSON value, and nothing a terminal acts on. `JSON.stringify` already escapes
+ * U+0000–U+001F and lone surrogates, not DEL, C1 controls, bidi overrides or U+2028.
+ */
+export function escapeUnprintableJson(json: string): string {
+  return json.replace(UNPRINTABLE, (found) => {
+    let escaped = '';
+    for (let i = 0; i < found.length; i++) escaped += `\\u${found.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return escaped;
+  });
+}

@@ -4,6 +4,7 @@
  */
 import { BuzzMetaError } from '../errors.js';
 import { createBuzzReader } from '../reader.js';
+import { escapeUnprintableJson } from '../utf16.js';
 import { CliError, EXIT } from './cli-error.js';
 import { forEachPrompt } from './input.js';
 import { OutputLines } from './output.js';
@@ -58,10 +59,11 @@ async function readerFor(agentPubkey: string | undefined) {
 /** `inspect`: what to print for `bytes`, in pieces (UTF-8 bytes for `--json`). Exit code 0 whatever the prompts say. */
 export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<readonly (string | Uint8Array)[]> {
   if (options.json === true) {
-    // Serialized as they come, so each report is garbage at once instead of kept to the end.
+    // Serialized as they come, so each report is garbage at once instead of kept to the end;
+    // escaped like the table, so a received string sends nothing to a terminal the JSON is shown on.
     const lines = new OutputLines();
     await forEachReport(bytes, options.agentPubkey, (report) => {
-      lines.push(JSON.stringify(report));
+      lines.push(escapeUnprintableJson(JSON.stringify(report)));
     });
     return lines.chunks();
   }
@@ -69,12 +71,17 @@ export async function inspect(bytes: Uint8Array, options: InspectOptions): Promi
   return [renderTable(reports, skipped)];
 }
 
-/** `verify`: one line per v1 envelope (the first failing check when it fails), and the exit code. */
+/**
+ * `verify`: one line per prompt (the first failing check when it fails), a summary, and the exit
+ * code: 0 only when every v1 envelope verified and no `_meta.buzz` failed to read. A draft that
+ * fails to read fails the run: an envelope a man in the middle rewrote reads that way.
+ */
 export async function verify(bytes: Uint8Array, agentPubkey: string): Promise<{ text: string; exitCode: number }> {
   const { reports } = await readReports(bytes, agentPubkey);
   const lines: string[] = [];
   let envelopes = 0;
   let failed = 0;
+  let brokenDrafts = 0;
   reports.forEach((report, index) => {
     const where = `prompt ${String(index + 1)} (line ${String(report.line)})`;
     if (report.ok) {
@@ -86,18 +93,24 @@ export async function verify(bytes: Uint8Array, agentPubkey: string): Promise<{ 
       lines.push(`${where}: verified`);
       return;
     }
-    if (report.error.code === 'no_buzz_context' || report.error.code === 'invalid_draft') {
+    if (report.error.code === 'no_buzz_context') {
       lines.push(`${where}: skipped, no v1 envelope (${report.error.code})`);
       return;
     }
-    envelopes++;
-    failed++;
+    if (report.error.code === 'invalid_draft') brokenDrafts++;
+    else {
+      envelopes++;
+      failed++;
+    }
     lines.push(`${where}: FAILED ${report.error.code} at ${report.error.path || '(params)'}: ${report.error.message}`);
   });
+  const drafts =
+    brokenDrafts === 0 ? '' : `, ${String(brokenDrafts)} unsigned _meta.buzz failed to read (invalid_draft)`;
   if (envelopes === 0) {
-    lines.push('no v1 envelope in the input: nothing verified');
+    lines.push(`no v1 envelope in the input: nothing verified${drafts}`);
     return { text: lines.join('\n') + '\n', exitCode: EXIT.checkFailed };
   }
-  lines.push(`${String(envelopes - failed)}/${String(envelopes)} v1 envelopes verified`);
-  return { text: lines.join('\n') + '\n', exitCode: failed === 0 ? EXIT.ok : EXIT.checkFailed };
+  lines.push(`${String(envelopes - failed)}/${String(envelopes)} v1 envelopes verified${drafts}`);
+  const exitCode = failed === 0 && brokenDrafts === 0 ? EXIT.ok : EXIT.checkFailed;
+  return { text: lines.join('\n') + '\n', exitCode };
 }

@@ -87,7 +87,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
 
   cli
     .command('verify')
-    .description('exit 0 only when every v1 envelope in the input verifies against the pinned key')
+    .description('exit 0 only when every v1 envelope verifies against the pinned key and no _meta.buzz fails to read')
     .argument('[file]', 'input file, or - for stdin', '-')
     .addOption(keyOption())
     .action(async (file: string, options: { agentPubkey?: string }) => {

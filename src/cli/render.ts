@@ -1,17 +1,30 @@
 /**
  * The terminal form of `inspect`: one block per prompt, a label column and a value column,
  * no line wider than 80 columns for the default key prefix (hex ids and keys sit on their own
- * lines).
+ * lines). Every value is printed through {@link shown}: a received string (a request id, a
+ * diagnostic naming a key) never writes a control character to the terminal.
  */
+import { printable } from '../utf16.js';
 import type { EventReport, PromptReport } from './report.js';
 
 const LABEL = 12;
 
 const WIDTH = 80;
 
+/** A string request id is the requester's choice of any length: the heading shows its start. */
+const MAX_REQUEST_ID = 64;
+
+/**
+ * `text` as the table prints it: control, format and line/paragraph separator characters as
+ * U+FFFD, so no received text starts a line of its own or sends a terminal escape sequence.
+ */
+function shown(text: string, max = Number.POSITIVE_INFINITY): string {
+  return printable(text, max);
+}
+
 /** One label/value line; values line up in one column whatever the indent. */
 function row(label: string, value: string, indent = 2): string {
-  return `${' '.repeat(indent)}${label.padEnd(LABEL + 2 - indent)}${value}`;
+  return `${' '.repeat(indent)}${label.padEnd(LABEL + 2 - indent)}${shown(value)}`;
 }
 
 /** A sentence as label/value rows wrapped at word boundaries to 80 columns. */
@@ -40,7 +53,7 @@ function eventRows(title: string, events: readonly EventReport[]): string[] {
 
 /** The block of one prompt, lines without a trailing newline. */
 export function renderPrompt(report: PromptReport, index: number): string[] {
-  const id = report.requestId === null ? '' : `, request id ${String(report.requestId)}`;
+  const id = report.requestId === null ? '' : `, request id ${shown(String(report.requestId), MAX_REQUEST_ID)}`;
   const lines = [`prompt ${String(index + 1)} (line ${String(report.line)}${id})`];
   if (!report.ok) {
     lines.push(row('error', report.error.code), row('at', report.error.path === '' ? '(params)' : report.error.path));
@@ -58,7 +71,7 @@ export function renderPrompt(report: PromptReport, index: number): string[] {
     ...report.keys.senders,
     ...(report.keys.thread === null ? [] : [report.keys.thread]),
   ];
-  for (const key of keys) lines.push(`    ${key}`);
+  for (const key of keys) lines.push(`    ${shown(key)}`);
   for (const note of report.diagnostics) lines.push(...wrapped('note', note));
   return lines;
 }

@@ -1,6 +1,6 @@
 /**
  * Where the pinned key comes from (the flag wins over BUZZ_AGENT_PUBKEY; an empty variable is no
- * key), `verify` on an input whose draft failed to read, and the one line an unexpected failure
+ * key), `verify` on an input whose draft failed to read (exit 1), and the one line an unexpected failure
  * prints instead of a stack trace.
  */
 import { readFileSync } from 'node:fs';
@@ -32,14 +32,14 @@ describe('the pinned key', () => {
 });
 
 describe('verify', () => {
-  test('a draft that fails to read is skipped, not counted as a failed envelope', async () => {
+  test('a draft that fails to read fails the run (exit 1), not counted as a failed envelope', async () => {
     const badDraft = JSON.stringify({ sessionId: 's', prompt: [], _meta: { buzz: { channelId: 'nope' } } });
     expect(await runCli(['verify', '--agent-pubkey', AGENT.npub], `${badDraft}\n${goodRequest}\n`)).toEqual({
-      code: 0,
+      code: 1,
       stdout:
-        'prompt 1 (line 1): skipped, no v1 envelope (invalid_draft)\n' +
+        'prompt 1 (line 1): FAILED invalid_draft at /_meta/buzz/channelId: must be a lowercase, hyphenated UUID (36 characters)\n' +
         'prompt 2 (line 2): verified\n' +
-        '1/1 v1 envelopes verified\n',
+        '1/1 v1 envelopes verified, 1 unsigned _meta.buzz failed to read (invalid_draft)\n',
       stderr: '',
     });
   });
