@@ -20,21 +20,32 @@ export function assemble(
   const current = sections.filter((section) => section.header.role === 'events' && section.events.length > 0);
   const prior = sections.filter((section) => section.header.role === 'prior' && section.events.length > 0);
   const section = current[0];
-  if (section === undefined) return fail('invalid', 'the Buzz sections hold no event of this turn');
+  const cancelledSection = prior[0];
+  // A restart re-prompt alone carries only the interrupted turn: its events are the cancelled ones.
+  const restartOnly = section === undefined && cancelledSection?.header.restart === true;
+  if (section === undefined && !restartOnly) return fail('invalid', 'the Buzz sections hold no event of this turn');
   if (current.length > 1 || prior.length > 1) {
     return fail('ambiguous', 'more than one Buzz event section in one prompt');
   }
-  const cancelledSection = prior[0];
-  if (cancelledSection !== undefined && sections.indexOf(cancelledSection) > sections.indexOf(section)) {
+  if (
+    section !== undefined &&
+    cancelledSection !== undefined &&
+    sections.indexOf(cancelledSection) > sections.indexOf(section)
+  ) {
     return fail('invalid', 'the cancelled turn of a merge comes after the new one');
   }
   for (const read of sections) diagnostics.push(...read.diagnostics);
-  const scraped = section.events;
+  if (restartOnly) {
+    diagnostics.push(
+      "a restart re-prompt: the interrupted turn's events are in cancelledEvents, and no new event came",
+    );
+  }
+  const scraped = section?.events ?? [];
   const cancelled = cancelledSection?.events ?? [];
   const bounded = checkLimits(scraped, limits) ?? checkLimits(cancelled, limits);
   if (bounded !== undefined) return bounded;
 
-  const channelId = scraped[0]?.channel.id ?? '';
+  const channelId = (scraped[0] ?? cancelled[0])?.channel.id ?? '';
   for (const event of [...scraped, ...cancelled]) {
     if (event.channel.id !== channelId) return fail('invalid', 'the events name different channels');
   }
@@ -44,7 +55,9 @@ export function assemble(
   if (context !== undefined && context.channel === undefined) {
     diagnostics.push('the context section has no readable Channel line');
   }
-  const channelName = context?.channel?.name ?? scraped.find((event) => event.channel.name !== undefined)?.channel.name;
+  const channelName =
+    context?.channel?.name ??
+    [...scraped, ...cancelled].find((event) => event.channel.name !== undefined)?.channel.name;
   const events = scraped.map(toBuzzEvent);
   const senders = new Set(events.map((event) => event.sender)).size;
   if (senders > 1) diagnostics.push(`${senders} distinct senders in this delivery`);
