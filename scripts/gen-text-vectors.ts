@@ -324,13 +324,54 @@ function buzz(era: 'v4' | 'v5'): Json[] {
   return out;
 }
 
-/** The spec's literal examples (§8), as they are printed there. */
+/**
+ * The spec's literal examples (§8), as they are printed there. A host renders the NIP-01 id of the
+ * fields it prints; an example whose printed id is not that hash (a reconstruction) is refused at
+ * the first block holding one.
+ */
 function specExamples(): Json[] {
-  return SPEC_EXAMPLES.map((example) => ({
-    name: example.name,
-    params: { sessionId: 'sess-1', prompt: example.blocks.map((text) => ({ type: 'text', text })) },
-    expect: { ok: true, context: example.context },
-  }));
+  return SPEC_EXAMPLES.map((example) => {
+    const blocks = example.blocks.map((text) => ({ type: 'text', text }));
+    const unhashed = firstUnhashedBlock(example.blocks, example.context);
+    return {
+      name: example.name,
+      params: { sessionId: 'sess-1', prompt: blocks },
+      expect:
+        unhashed === undefined
+          ? { ok: true, context: example.context }
+          : { ok: false, code: 'invalid_prompt_text', path: `/prompt/${String(unhashed)}/text` },
+    };
+  });
+}
+
+/** The index of the first block that renders an event whose id is not the hash of its fields. */
+function firstUnhashedBlock(blocks: readonly string[], context: Json): number | undefined {
+  const { events, cancelledEvents } = context as unknown as { events: ExampleEvent[]; cancelledEvents: ExampleEvent[] };
+  const found = [...events, ...cancelledEvents]
+    .filter(
+      (event) =>
+        event.id !== null &&
+        event.id !==
+          eventId({
+            pubkey: event.sender,
+            created_at: event.createdAt,
+            kind: event.kind ?? 0,
+            tags: event.tags ?? [],
+            content: event.content,
+          }),
+    )
+    .map((event) => blocks.findIndex((block) => block.includes(`Event ID: ${event.id ?? ''}`)));
+  return found.length === 0 ? undefined : Math.min(...found);
+}
+
+/** An event of an example's expected context. */
+interface ExampleEvent {
+  readonly id: string | null;
+  readonly sender: string;
+  readonly kind: number | null;
+  readonly createdAt: number;
+  readonly content: string;
+  readonly tags?: string[][];
 }
 
 /** The files, by name, as the generator writes them. */

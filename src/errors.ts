@@ -35,6 +35,7 @@ export const BUZZ_ERROR_CODES = [
   'internal',
   // Dedup
   'dedup_store_unavailable',
+  'dedup_events_held',
   // Prompt text (legacy scraper)
   'invalid_prompt_text',
   'ambiguous_prompt_text',

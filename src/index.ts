@@ -48,7 +48,9 @@ export type { MemoryStore, MemoryStoreOptions } from './dedup/memory-store.js';
 export { dedupKeyOf } from './dedup/event-key.js';
 export type {
   BuzzClaim,
+  ClaimOptions,
   Deduper,
+  DedupClaimAnswer,
   DedupStore,
   DedupStoreRequest,
   DedupClaimRequest,

@@ -27,6 +27,8 @@ export interface BuzzReaderOptions extends ReadBuzzOptions {
 export interface BuzzReader<C extends BuzzContext = BuzzContext> {
   /** The signature backend in use. */
   readonly backend: 'js' | 'wasm';
+  /** The pinned agent key as 64 lowercase hex; absent without `agentPubkey`. */
+  readonly agentPubkey?: string;
   /** Like `readBuzzContext`: never throws. */
   read(params: unknown): BuzzReadResult<C>;
   /** Like `parseBuzzContext`: throws a {@link BuzzMetaError}. */
@@ -82,6 +84,7 @@ export async function createReaderWith<const O extends BuzzReaderOptions = BuzzR
   if (!probe.ok && probe.error.code === 'invalid_option') throw probe.error;
   return {
     backend: verifier.backend,
+    ...(readOptions.agentPubkey === undefined ? {} : { agentPubkey: readOptions.agentPubkey }),
     read: (params) => readWith(params, readOptions, verifier) as BuzzReadResult<ContextFor<O>>,
     parse: (params) => {
       const result = readWith(params, readOptions, verifier);

@@ -15,11 +15,12 @@ import type {
   PromptResponse,
 } from '@agentclientprotocol/sdk';
 import type { BuzzContext, BuzzEvent } from '../context.js';
-import type { Deduper } from '../dedup/types.js';
-import type { BuzzMetaError } from '../errors.js';
+import type { ClaimOptions, Deduper } from '../dedup/types.js';
+import { BuzzMetaError } from '../errors.js';
 import { channelKey, senderKey, threadKey } from '../keys.js';
 import type { BuzzReader } from '../reader.js';
-import { TurnRegistry } from './turns.js';
+import { claimTurn } from './held.js';
+import { type Turn, TurnRegistry } from './turns.js';
 
 /** What the wrapper does with a prompt that carries no Buzz context (`no_buzz_context`). */
 export type MissingContextPolicy = 'pass' | 'refuse';
@@ -75,7 +76,9 @@ export type BuzzPromptOutcome =
       readonly reason: string;
     }
   | { readonly outcome: 'all-seen'; readonly seen: number }
-  | { readonly outcome: 'cancelled' };
+  | { readonly outcome: 'cancelled' }
+  /** Events still in flight in another turn after `heldWaitMs`: answered with a `dedup_events_held` error. */
+  | { readonly outcome: 'held'; readonly held: number };
 
 /** Options of {@link buzzHandlers}. */
 export interface BuzzHandlersOptions<C extends BuzzContext, M extends MissingContextPolicy> {
@@ -91,6 +94,17 @@ export interface BuzzHandlersOptions<C extends BuzzContext, M extends MissingCon
   readonly onOutcome?: (outcome: BuzzPromptOutcome, params: PromptRequest) => void;
   /** Called after the wrapper cancelled the session's turn, for the agent's own cancel work. */
   readonly onCancel?: AgentNotificationHandler<CancelNotification>;
+  /**
+   * How long a prompt whose events are in flight in another turn waits for that turn to settle,
+   * in ms, before it is answered with a `dedup_events_held` error (the host retries); default 2 000.
+   */
+  readonly heldWaitMs?: number;
+  /**
+   * The dedup namespace (see `ClaimOptions.namespace`): default the reader's pinned agent key
+   * (hex), so agents sharing one store never suppress each other's events; `null` for none (the
+   * key layout before namespaces), or a string of your own.
+   */
+  readonly dedupNamespace?: string | null;
 }
 
 /** The two handlers to register on an `agent()` app. */
@@ -99,6 +113,24 @@ export interface BuzzHandlers {
   readonly prompt: AgentRequestHandler<PromptRequest, PromptResponse>;
   /** Register with `.onNotification(methods.agent.session.cancel, handlers.cancel)`. */
   readonly cancel: AgentNotificationHandler<CancelNotification>;
+}
+
+const DEFAULT_HELD_WAIT_MS = 2_000;
+/** What the race between a handler and a cancel yields when the cancel wins. */
+const CANCELLED: unique symbol = Symbol('cancelled');
+
+/** Whether `turn` is cancelled now: a call, so that no narrowing from before an await is trusted. */
+function cancelledNow(turn: Turn): boolean {
+  return turn.cancelled;
+}
+
+/** The error of a prompt whose events another turn still holds: the host's retry finds them settled. */
+function eventsHeld(): BuzzMetaError {
+  return BuzzMetaError.of(
+    'dedup_events_held',
+    '',
+    'events of this prompt are in flight in another turn that has not settled yet; retry the prompt later',
+  );
 }
 
 /**
@@ -113,13 +145,17 @@ export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
  * Answers the wrapper gives itself (the handler is not called):
  * - a read that fails (tampered, too weak for `minTrust`, malformed): `stopReason: 'refusal'`;
  * - no Buzz context under `missing: 'refuse'`: `stopReason: 'refusal'` with code `no_buzz_context`;
- * - every event already handled or in flight elsewhere, and nothing carried over from a cancelled
- *   turn (a redelivery, or a restart re-prompt whose interrupted turn finished its events):
- *   `stopReason: 'end_turn'`, outcome `all-seen`;
- * - `session/cancel` before the handler started: `stopReason: 'cancelled'`.
+ * - every event already handled, and nothing carried over from a cancelled turn (a redelivery, or
+ *   a restart re-prompt whose interrupted turn finished its events): `stopReason: 'end_turn'`,
+ *   outcome `all-seen`;
+ * - `session/cancel` before the handler started: `stopReason: 'cancelled'`;
+ * - events still in flight in another turn after `heldWaitMs`: a JSON-RPC error carrying
+ *   `dedup_events_held` (outcome `held` to `onOutcome`), so the host retries the prompt.
  *
- * Each carries a {@link BuzzPromptOutcome} in `_meta.buzzMeta`. A turn cancelled while the
- * handler runs is answered `cancelled` whatever the handler returns or throws, as ACP asks.
+ * Each answer carries a {@link BuzzPromptOutcome} in `_meta.buzzMeta`. A turn cancelled while the
+ * handler runs is answered `cancelled` at once, as ACP asks; what the handler returns or throws
+ * after that is ignored, and its claim is released. A handler that answers `cancelled` itself
+ * has its claim released too.
  *
  * @example
  * ```ts
@@ -146,6 +182,12 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
   // Stryker disable next-line ConditionalExpression: `{ prefix: undefined }` falls back to `buzz` just the same.
   const keyOptions = options.prefix === undefined ? undefined : { prefix: options.prefix };
   const turns = new TurnRegistry();
+  const heldWaitMs = options.heldWaitMs ?? DEFAULT_HELD_WAIT_MS;
+  if (!Number.isSafeInteger(heldWaitMs) || heldWaitMs < 0) {
+    throw BuzzMetaError.of('invalid_option', '/heldWaitMs', 'heldWaitMs must be a non-negative integer number of ms.');
+  }
+  const namespace = options.dedupNamespace === undefined ? reader.agentPubkey : options.dedupNamespace;
+  const claimOptions: ClaimOptions = namespace === null || namespace === undefined ? {} : { namespace };
 
   const answer = (params: PromptRequest, stopReason: PromptResponse['stopReason'], outcome: BuzzPromptOutcome) => {
     onOutcome?.(outcome, params);
@@ -166,18 +208,30 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
       }
     }
     return turns.run(params.sessionId, request.signal, async (turn) => {
+      // A merged prompt claims only once the session's cancelled turns released their events.
+      await turns.cancelledBefore(params.sessionId, turn);
+      if (cancelledNow(turn)) return answer(params, 'cancelled', { outcome: 'cancelled' });
       if (read.ok) {
         const context = read.context;
         let fresh: readonly C['events'][number][] = context.events;
         let seen: readonly C['events'][number][] = [];
         let carried: readonly BuzzEvent[] = context.cancelledEvents;
         if (deduper !== undefined) {
-          const claim = await deduper.claim(context);
-          await turn.hold(claim);
-          ({ fresh, seen } = claim);
-          carried = claim.carried ?? [];
+          const claimed = await claimTurn(deduper, context, {
+            claim: claimOptions,
+            waitMs: heldWaitMs,
+            signal: turn.signal,
+          });
+          await turn.hold(claimed.claim);
+          if (cancelledNow(turn)) return answer(params, 'cancelled', { outcome: 'cancelled' });
+          if (claimed.held > 0) {
+            // Success would tell the host these events are done while nobody has handled them.
+            await turn.release();
+            onOutcome?.({ outcome: 'held', held: claimed.held }, params);
+            throw eventsHeld();
+          }
+          ({ fresh, seen, carried } = claimed);
         }
-        if (turn.cancelled) return answer(params, 'cancelled', { outcome: 'cancelled' });
         const notTaken = alreadyTaken(context, fresh, seen, carried);
         if (notTaken > 0) {
           await turn.release();
@@ -186,25 +240,35 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
         buzz = { context, keys: keysOf(context), fresh, seen, carried };
       }
       const signal = AbortSignal.any([request.signal, turn.signal]);
-      let response: PromptResponse;
+      let response: PromptResponse | typeof CANCELLED;
       try {
-        response = await handler({
-          method: request.method,
-          params,
-          signal,
-          client: request.client,
-          requestId: request.requestId,
-          buzz: buzz as BuzzPromptContext<C, M>['buzz'],
-        });
+        const work = Promise.resolve(
+          handler({
+            method: request.method,
+            params,
+            signal,
+            client: request.client,
+            requestId: request.requestId,
+            buzz: buzz as BuzzPromptContext<C, M>['buzz'],
+          }),
+        );
+        // A handler that never settles is still answered `cancelled` at once; what it returns later is ignored.
+        work.catch(() => undefined);
+        response = await Promise.race([work, turn.whenCancelled.then((): typeof CANCELLED => CANCELLED)]);
       } catch (error) {
         await turn.release();
         // A handler that stops on the abort signal throws: that is the cancellation, not a failure.
-        if (turn.cancelled) return answer(params, 'cancelled', { outcome: 'cancelled' });
+        if (cancelledNow(turn)) return answer(params, 'cancelled', { outcome: 'cancelled' });
         throw error;
       }
-      if (turn.cancelled) {
+      if (response === CANCELLED || cancelledNow(turn)) {
         await turn.release();
-        return { ...response, stopReason: 'cancelled' };
+        return answer(params, 'cancelled', { outcome: 'cancelled' });
+      }
+      // A handler that says it was cancelled did not finish its events: they stay to be handled.
+      if (response.stopReason === 'cancelled') {
+        await turn.release();
+        return response;
       }
       await turn.commit();
       return response;
@@ -229,7 +293,7 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
 
 /**
  * How many events a turn with nothing to act on leaves to others (0 when it has work, or names no
- * events): the delivery's seen events, and its cancelled ones held or handled elsewhere. A restart
+ * events): the delivery's seen events, and its cancelled ones handled elsewhere. A restart
  * re-prompt carries only cancelled events, so once their own turn finished them it has no work.
  */
 function alreadyTaken(

@@ -7,7 +7,8 @@ import { nodeCrypto } from '../deferred.js';
 import { BuzzMetaError } from '../errors.js';
 import { dedupKeyOf } from './event-key.js';
 import { createMemoryStore } from './memory-store.js';
-import type { BuzzClaim, Deduper, DedupStore, DedupStoreRequest } from './types.js';
+import { createDeadline, StoreDeadlineError } from './deadline.js';
+import type { BuzzClaim, ClaimOptions, DedupClaimAnswer, Deduper, DedupStore, DedupStoreRequest } from './types.js';
 
 /** What a deduper does when its store fails; see docs/dedup.md, "Failure policy". */
 export type StoreErrorPolicy = 'fail-open' | 'fail-closed';
@@ -27,16 +28,29 @@ export interface DeduperOptions {
   readonly onStoreError?: StoreErrorPolicy;
   /** Called with every store failure (claim, commit, release) under either policy. Never log keys from it. */
   readonly onError?: (error: BuzzMetaError) => void;
+  /**
+   * How long one store call may take, in ms, before the deduper counts it as failed and applies
+   * the failure policy, whatever the client does; default 2 000.
+   */
+  readonly callTimeoutMs?: number;
+  /**
+   * How often a commit or release is tried before it counts as failed (backoff 50 ms, doubling);
+   * default 4. The release that cleans up after a failed claim is tried as often.
+   */
+  readonly settleAttempts?: number;
 }
 
 const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_LEASE_MS = 5 * 60 * 1000;
+const DEFAULT_CALL_TIMEOUT_MS = 2_000;
+const DEFAULT_SETTLE_ATTEMPTS = 4;
+const FIRST_BACKOFF_MS = 50;
 const settledPromise: Promise<void> = Promise.resolve();
 
-function positiveMs(value: number | undefined, fallback: number, name: string): number {
+function positive(value: number | undefined, fallback: number, name: string, unit = ' number of ms'): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw BuzzMetaError.of('invalid_option', `/${name}`, `${name} must be a positive integer number of ms.`);
+    throw BuzzMetaError.of('invalid_option', `/${name}`, `${name} must be a positive integer${unit}.`);
   }
   return value;
 }
@@ -60,38 +74,58 @@ function storeFailure(action: string, cause: unknown): BuzzMetaError {
   return error;
 }
 
+/** Whether `text` can be (part of) a scope: non-empty, and no brace (it becomes a Redis hash tag). */
+function isScopePart(text: unknown): text is string {
+  return typeof text === 'string' && text !== '' && !text.includes('{') && !text.includes('}');
+}
+
+/** The store scope of a claim: the channel id, after the namespace when there is one. */
+function scopeOf(channelId: string, options: ClaimOptions | undefined): string {
+  if (!isScopePart(channelId)) {
+    throw BuzzMetaError.of(
+      'invalid_params',
+      '/channelId',
+      'a channel id to dedup in must be non-empty, without braces.',
+    );
+  }
+  const namespace = options?.namespace;
+  if (namespace === undefined) return channelId;
+  if (!isScopePart(namespace) || namespace.includes('/')) {
+    throw BuzzMetaError.of('invalid_option', '/namespace', 'a namespace must be non-empty, without braces or /.');
+  }
+  return `${namespace}/${channelId}`;
+}
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
 /**
  * Appends the dedup keys of `events` in `scope` to `ids`, distinct and in order, and to `slots`
- * each event's index in `ids`, or -1 for a repeat within the delivery. Small deliveries (the usual
- * case) find repeats by scanning, large ones through `index`. A plain loop, no closure per call:
- * this is the per-claim hot path.
+ * each event's index in `ids`, or for a repeat (within the delivery) the bitwise NOT of its first
+ * copy's index (negative). Small deliveries (the usual case) find repeats by scanning, large ones
+ * through `index`. A plain loop, no closure per call: this is the per-claim hot path.
  */
 function collectKeys(
-  scope: string,
+  channelId: string,
   events: readonly BuzzEvent[],
   ids: string[],
   slots: number[],
   index: Map<string, number> | undefined,
 ): void {
   for (const event of events) {
-    const key = dedupKeyOf(scope, event);
+    const key = dedupKeyOf(channelId, event);
     // Stryker disable next-line ConditionalExpression: a scan of `ids` finds the same position the index holds (a speed choice)
     const known = index === undefined ? ids.indexOf(key) : (index.get(key) ?? -1);
     if (known !== -1) {
-      slots.push(-1);
+      slots.push(~known);
       continue;
     }
     index?.set(key, ids.length);
     slots.push(ids.length);
     ids.push(key);
   }
-}
-
-/** Whether the event at `position` (in delivery-then-cancelled order) got a lease of its own. */
-function isGranted(slots: readonly number[], granted: readonly boolean[], position: number): boolean {
-  // A repeat's slot is -1, where `granted` holds nothing.
-  // Stryker disable next-line UnaryOperator: every position has a slot, so the fallback is never used
-  return granted[slots[position] ?? -1] === true;
 }
 
 /**
@@ -115,8 +149,10 @@ function isGranted(slots: readonly number[], granted: readonly boolean[], positi
  */
 export function createDeduper(options: DeduperOptions = {}): Deduper {
   const store = options.store ?? createMemoryStore();
-  const ttlMs = positiveMs(options.ttlMs, DEFAULT_TTL_MS, 'ttlMs');
-  const leaseMs = positiveMs(options.leaseMs, DEFAULT_LEASE_MS, 'leaseMs');
+  const ttlMs = positive(options.ttlMs, DEFAULT_TTL_MS, 'ttlMs');
+  const leaseMs = positive(options.leaseMs, DEFAULT_LEASE_MS, 'leaseMs');
+  const deadline = createDeadline(positive(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, 'callTimeoutMs'));
+  const attempts = positive(options.settleAttempts, DEFAULT_SETTLE_ATTEMPTS, 'settleAttempts', '');
   const failClosed = failsClosed(options.onStoreError);
   const onError = options.onError ?? ignoreError;
   // Tokens: unique per deduper (random) and per claim (counter), cheap to make.
@@ -131,28 +167,41 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
     }
   }
 
+  /** One store call under the deadline; a store that throws instead of rejecting rejects too. */
+  async function call<T>(run: () => Promise<T>): Promise<T> {
+    return deadline.bound(run());
+  }
+
   /**
-   * The policy applied to a failed commit or release: fail-closed rejects, fail-open reports and
-   * resolves. Made once per deduper, not per settle.
+   * A commit or release, tried up to `attempts` times with backoff (both are idempotent: a retry
+   * after a call that did land changes nothing). Then it counts as failed: reported, and under
+   * fail-closed rejected when `rejects`.
    */
-  function failureHandler(action: string): (cause: unknown) => void {
-    return (cause) => {
-      const error = storeFailure(action, cause);
-      report(error);
-      if (failClosed) throw error;
-    };
+  async function settle(action: string, run: () => Promise<void>, rejects: boolean, reports = true): Promise<void> {
+    for (let attempt = 1, backoff = FIRST_BACKOFF_MS; ; attempt++, backoff *= 2) {
+      try {
+        await call(run);
+        return;
+      } catch (cause) {
+        if (attempt < attempts) {
+          await sleep(backoff);
+          continue;
+        }
+        const error = storeFailure(action, cause);
+        if (reports) report(error);
+        if (failClosed && rejects) throw error;
+        return;
+      }
+    }
   }
-  const commitFailed = failureHandler('commit');
-  const releaseFailed = failureHandler('release');
 
-  /** A store that throws instead of rejecting: the same policy, still asynchronously. */
-  function failedNow(cause: unknown, failed: (cause: unknown) => void): Promise<void> {
-    return Promise.resolve(cause).then(failed);
-  }
-
-  async function claim<C extends BuzzContext>(context: C): Promise<BuzzClaim<C['events'][number]>> {
+  async function claim<C extends BuzzContext>(
+    context: C,
+    claimOptions?: ClaimOptions,
+  ): Promise<BuzzClaim<C['events'][number]>> {
     type E = C['events'][number];
-    const scope = context.channelId;
+    const channelId = context.channelId;
+    const scope = scopeOf(channelId, claimOptions);
     const events: readonly E[] = context.events;
     const cancelled: readonly BuzzEvent[] = context.cancelledEvents;
     // Distinct keys in order, the delivery's events first, then the cancelled ones it carries.
@@ -160,42 +209,86 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
     const slots: number[] = [];
     // Stryker disable next-line all: a speed choice only (scan or Map find the same repeats), pinned by tests on both sides
     const index = events.length + cancelled.length > 16 ? new Map<string, number>() : undefined;
-    collectKeys(scope, events, ids, slots, index);
-    collectKeys(scope, cancelled, ids, slots, index);
+    collectKeys(channelId, events, ids, slots, index);
+    collectKeys(channelId, cancelled, ids, slots, index);
 
     // Stryker disable next-line UpdateOperator: counting down makes tokens just as unique
     const token = tokenPrefix + String(counter++);
-    let granted: readonly boolean[];
+    let answers: readonly DedupClaimAnswer[];
     let storeError: BuzzMetaError | undefined;
+    // The store's own promise of a claim that missed its deadline: the claim may still land.
+    let late: Promise<unknown> | undefined;
     try {
-      granted = ids.length === 0 ? [] : await store.claim({ scope, ids, token, leaseMs });
-      if (granted.length !== ids.length) throw new TypeError('the store answered for a different number of keys');
+      let sent: Promise<readonly DedupClaimAnswer[]> | undefined;
+      try {
+        if (ids.length === 0) answers = [];
+        else answers = await deadline.bound((sent = store.claim({ scope, ids, token, leaseMs })));
+      } catch (cause) {
+        if (cause instanceof StoreDeadlineError) late = sent;
+        throw cause;
+      }
+      if (answers.length !== ids.length) throw new TypeError('the store answered for a different number of keys');
     } catch (cause) {
       storeError = storeFailure('claim', cause);
       report(storeError);
-      if (failClosed) throw storeError;
+      if (failClosed) {
+        // Nobody will settle what this claim may have leased: release this token's keys now, and
+        // again once a claim that timed out has landed after all, so nobody waits for its leases.
+        const request = { scope, ids, token };
+        const cleanUp = () => void settle('release', () => store.release(request), false, false);
+        cleanUp();
+        late?.then(cleanUp, cleanUp);
+        throw storeError;
+      }
       // Fail-open: act on everything (at-least-once); commit still records what was handled.
-      granted = new Array<boolean>(ids.length).fill(true);
+      answers = new Array<DedupClaimAnswer>(ids.length).fill(true);
     }
 
     const fresh: E[] = [];
     const seen: E[] = [];
+    const handled: E[] = [];
+    const held: E[] = [];
     const carried: BuzzEvent[] = [];
+    const heldCancelled: BuzzEvent[] = [];
     let position = 0;
     for (const event of events) {
-      if (isGranted(slots, granted, position++)) fresh.push(event);
-      else seen.push(event);
+      const slot = slots[position++] ?? 0;
+      const answer = answers[slot < 0 ? ~slot : slot];
+      if (answer === true && slot >= 0) {
+        fresh.push(event);
+        continue;
+      }
+      seen.push(event);
+      // A repeat of a fresh event is this claim's own: neither handled nor held elsewhere.
+      if (answer === 'held') held.push(event);
+      else if (answer !== true) handled.push(event);
     }
     for (const event of cancelled) {
-      if (isGranted(slots, granted, position++)) carried.push(event);
+      const slot = slots[position++] ?? 0;
+      // A repeat (of a new event, or of a cancelled one) was counted with its first copy.
+      if (slot < 0) continue;
+      const answer = answers[slot];
+      if (answer === true) carried.push(event);
+      else if (answer === 'held') heldCancelled.push(event);
     }
-    let held = ids;
+    let taken = ids;
     // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a shortcut; filtering a fully granted list gives the same keys
     if (fresh.length + carried.length !== ids.length) {
-      held = [];
-      for (const [slot, id] of ids.entries()) if (granted[slot] === true) held.push(id);
+      taken = [];
+      for (const [slot, id] of ids.entries()) if (answers[slot] === true) taken.push(id);
     }
-    return new Claim(fresh, seen, carried, storeError, held.length === 0 ? undefined : { scope, ids: held, token });
+    const pending = taken.length === 0 ? undefined : { scope, ids: taken, token };
+    const result = new Claim(fresh, seen, handled, held, carried, heldCancelled, storeError, pending);
+    // A timed-out claim landing after its turn settled leaves leases of this token: settle them the same way.
+    late?.then(
+      () => {
+        result.again();
+      },
+      () => {
+        result.again();
+      },
+    );
+    return result;
   }
 
   /** One claim: settles once, through the deduper's store and policy. */
@@ -206,7 +299,10 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
     constructor(
       readonly fresh: readonly E[],
       readonly seen: readonly E[],
+      readonly handled: readonly E[],
+      readonly held: readonly E[],
       readonly carried: readonly BuzzEvent[],
+      readonly heldCancelled: readonly BuzzEvent[],
       storeError: BuzzMetaError | undefined,
       /** What to settle; `undefined` once settled, or when nothing was claimed. */
       private pending: DedupStoreRequest | undefined,
@@ -214,28 +310,32 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
       if (storeError !== undefined) this.storeError = storeError;
     }
 
+    /** How the claim was settled, and what: the request a late-landing claim is settled with again. */
+    #settled: { readonly how: 'commit' | 'release'; readonly request: DedupStoreRequest } | undefined;
+
     commit(): Promise<void> {
       const request = this.pending;
       if (request === undefined) return settledPromise;
       this.pending = undefined;
-      try {
-        return store
-          .commit({ scope: request.scope, ids: request.ids, token: request.token, ttlMs })
-          .then(undefined, commitFailed);
-      } catch (cause) {
-        return failedNow(cause, commitFailed);
-      }
+      this.#settled = { how: 'commit', request };
+      return settle('commit', () => store.commit({ ...request, ttlMs }), true);
     }
 
     release(): Promise<void> {
       const request = this.pending;
       if (request === undefined) return settledPromise;
       this.pending = undefined;
-      try {
-        return store.release(request).then(undefined, releaseFailed);
-      } catch (cause) {
-        return failedNow(cause, releaseFailed);
-      }
+      this.#settled = { how: 'release', request };
+      return settle('release', () => store.release(request), true);
+    }
+
+    /** Settles again as before (nothing when not settled yet: that settle will cover the late leases). */
+    again(): void {
+      const settled = this.#settled;
+      if (settled === undefined) return;
+      const { how, request } = settled;
+      const run = how === 'commit' ? () => store.commit({ ...request, ttlMs }) : () => store.release(request);
+      void settle(how, run, false, false);
     }
   }
 

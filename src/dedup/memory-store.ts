@@ -4,7 +4,13 @@
  * process, or tests.
  */
 import { BuzzMetaError } from '../errors.js';
-import type { DedupClaimRequest, DedupCommitRequest, DedupStore, DedupStoreRequest } from './types.js';
+import type {
+  DedupClaimAnswer,
+  DedupClaimRequest,
+  DedupCommitRequest,
+  DedupStore,
+  DedupStoreRequest,
+} from './types.js';
 
 /** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -298,15 +304,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     get size(): number {
       return leaseCount + markCount;
     },
-    claim(request: DedupClaimRequest): Promise<readonly boolean[]> {
+    claim(request: DedupClaimRequest): Promise<readonly DedupClaimAnswer[]> {
       const at = now();
       const { scope, ids, token } = request;
       const expiresAt = at + request.leaseMs;
-      const result: boolean[] = [];
+      const result: DedupClaimAnswer[] = [];
       for (const id of ids) {
         const found = scopes.get(scope);
-        const free = found === undefined || live(found, id, at) === undefined;
-        if (free) {
+        const entry = found === undefined ? undefined : live(found, id, at);
+        if (entry === undefined) {
           // Looked up again: an expired entry just removed may have emptied (and so dropped) the bucket.
           const bucket = bucketFor(scope);
           const lease: Lease = { token, expiresAt, bucket, key: id, held: true };
@@ -314,8 +320,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
           leaseCount++;
           leaseOrder.push(lease);
           sweepLeases(at);
+          result.push(true);
+        } else {
+          result.push(typeof entry === 'number' ? 'handled' : 'held');
         }
-        result.push(free);
       }
       return Promise.resolve(result);
     },

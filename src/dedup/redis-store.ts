@@ -6,7 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import { BuzzMetaError } from '../errors.js';
-import type { DedupClaimRequest, DedupCommitRequest, DedupStore, DedupStoreRequest } from './types.js';
+import type {
+  DedupClaimAnswer,
+  DedupClaimRequest,
+  DedupCommitRequest,
+  DedupStore,
+  DedupStoreRequest,
+} from './types.js';
 
 /** The script calls of a `redis` (node-redis 5.x/6.x) client, cluster client included. */
 export interface NodeRedisScriptClient {
@@ -40,10 +46,12 @@ export interface RedisStoreOptions {
 /** The value of a handled mark; a lease holds its claim's token, which is never empty. */
 const HANDLED = '';
 
-// KEYS: the delivery's keys; ARGV: token, lease ms. Per key 1 = claimed, 0 = held or handled.
+// KEYS: the delivery's keys; ARGV: token, lease ms. Per key 1 = claimed, 0 = handled, 2 = held.
 const CLAIM = `local out = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then out[i] = 1 else out[i] = 0 end
+  if redis.call('SET', key, ARGV[1], 'NX', 'PX', ARGV[2]) then out[i] = 1
+  elseif redis.call('GET', key) == '${HANDLED}' then out[i] = 0
+  else out[i] = 2 end
 end
 return out`;
 // KEYS: the claim's keys; ARGV: token, ttl ms. A key held by this token, or free, becomes handled.
@@ -68,6 +76,12 @@ function script(text: string): Script {
 }
 
 const SCRIPTS = { claim: script(CLAIM), commit: script(COMMIT), release: script(RELEASE) } as const;
+
+/** The claim script's answer for one key. */
+function answerOf(reply: unknown): DedupClaimAnswer {
+  if (reply === 1) return true;
+  return reply === 0 ? 'handled' : 'held';
+}
 
 function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith('NOSCRIPT');
@@ -124,15 +138,20 @@ export function createRedisStore(options: RedisStoreOptions): DedupStore {
   }
   const run = runner(options.client);
   const keysOf = (request: DedupStoreRequest): string[] => {
-    const head = `${prefix}{${request.scope}}:`;
+    const { scope } = request;
+    // The scope is the hash tag: empty, or with a brace, it would no longer keep one request's keys in one slot.
+    if (scope === '' || scope.includes('{') || scope.includes('}')) {
+      throw new TypeError('the scope is not a usable hash tag (empty, or with a brace)');
+    }
+    const head = `${prefix}{${scope}}:`;
     return request.ids.map((id) => head + id);
   };
 
   return {
-    async claim(request: DedupClaimRequest): Promise<readonly boolean[]> {
+    async claim(request: DedupClaimRequest): Promise<readonly DedupClaimAnswer[]> {
       const reply = await run(SCRIPTS.claim, keysOf(request), [request.token, String(request.leaseMs)]);
       if (!Array.isArray(reply)) throw new TypeError('the claim script answered with something other than a list');
-      return reply.map((granted) => granted === 1);
+      return reply.map(answerOf);
     },
     async commit(request: DedupCommitRequest): Promise<void> {
       await run(SCRIPTS.commit, keysOf(request), [request.token, String(request.ttlMs)]);

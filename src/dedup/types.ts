@@ -7,7 +7,8 @@ import type { BuzzMetaError } from '../errors.js';
 
 /**
  * One claim on the events of a delivery. `fresh` and `seen` partition `context.events`, order
- * kept. Settle it once: `commit()` after the turn finished, `release()` after a cancel or a
+ * kept; `seen` is split into `handled` and `held` (in flight in another claim, which may still
+ * fail). Settle it once: `commit()` after the turn finished, `release()` after a cancel or a
  * failure; later calls are no-ops.
  */
 export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
@@ -15,6 +16,22 @@ export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
   readonly fresh: readonly E[];
   /** Events already handled, or in flight elsewhere: do not act on them again. */
   readonly seen: readonly E[];
+  /**
+   * The events of `seen` that a claim committed: done. `createDeduper` always sets it (optional
+   * so that other `Deduper` implementations need not).
+   */
+  readonly handled?: readonly E[];
+  /**
+   * The events of `seen` leased by another claim that has not settled: nobody has handled them
+   * yet, and if that claim fails they are free again. Answer such a delivery only once they are
+   * handled, or with an error the host retries (see docs/dedup.md, "Handled or held").
+   */
+  readonly held?: readonly E[];
+  /**
+   * Cancelled events of a merge (`context.cancelledEvents`) leased by another claim that has not
+   * settled; like `held`, not handled yet.
+   */
+  readonly heldCancelled?: readonly BuzzEvent[];
   /**
    * Cancelled events of a Steer/Interrupt merge (`context.cancelledEvents`) that this claim took
    * over because nobody held or had handled them (the cancelled turn released them): they are
@@ -33,10 +50,20 @@ export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
   release(): Promise<void>;
 }
 
+/** Options of one {@link Deduper.claim}. */
+export interface ClaimOptions {
+  /**
+   * Keeps these keys apart from every other namespace's in a shared store, e.g. the agent's hex
+   * pubkey, so two agents on one Redis never suppress each other's events (`buzz-meta/acp` passes
+   * the reader's pinned key). Non-empty, without `{`, `}` or `/`; default none.
+   */
+  readonly namespace?: string;
+}
+
 /** Claims the events of a context so that each is handled once, across one process or a pool. */
 export interface Deduper {
   /** Claims every event of `context` that is neither handled nor in flight. */
-  claim<C extends BuzzContext>(context: C): Promise<BuzzClaim<C['events'][number]>>;
+  claim<C extends BuzzContext>(context: C, options?: ClaimOptions): Promise<BuzzClaim<C['events'][number]>>;
 }
 
 /**
@@ -46,7 +73,10 @@ export interface Deduper {
  * (expiring after `ttlMs`).
  */
 export interface DedupStoreRequest {
-  /** The channel id the keys belong to; every key of one request shares it (one Redis hash slot). */
+  /**
+   * The channel id the keys belong to, prefixed `<namespace>/` when the claim has a namespace;
+   * every key of one request shares it (one Redis hash slot).
+   */
   readonly scope: string;
   /** Dedup keys of the events (see docs/dedup.md, "Keys"), distinct, at least one. */
   readonly ids: readonly string[];
@@ -67,6 +97,14 @@ export interface DedupCommitRequest extends DedupStoreRequest {
 }
 
 /**
+ * What a store answers for one key of a claim: `true` when it was free and is now leased to the
+ * claim; `'held'` when another claim's live lease holds it; `'handled'` when it holds a live
+ * handled mark; `false` for either of the two, from a store that does not tell them apart (the
+ * deduper then counts the key as handled, as before the split).
+ */
+export type DedupClaimAnswer = boolean | 'held' | 'handled';
+
+/**
  * Where a deduper keeps its memory. Each call is atomic over all of its keys (one round trip for
  * a remote store). Implement it to bring your own engine; `createMemoryStore` and
  * `buzz-meta/redis`'s `createRedisStore` are the two that ship.
@@ -74,9 +112,10 @@ export interface DedupCommitRequest extends DedupStoreRequest {
 export interface DedupStore {
   /**
    * For each id, in order: `true` (and a lease under `token` for `leaseMs`) when the key held
-   * nothing, `false` when it holds a live lease or a handled mark.
+   * nothing, `'held'` when it holds a live lease, `'handled'` when it holds a handled mark (see
+   * {@link DedupClaimAnswer}).
    */
-  claim(request: DedupClaimRequest): Promise<readonly boolean[]>;
+  claim(request: DedupClaimRequest): Promise<readonly DedupClaimAnswer[]>;
   /**
    * Marks each id handled for `ttlMs` where it holds this `token`'s lease or nothing; leaves a
    * key held by another claim, or already handled, as it is.

@@ -7,8 +7,9 @@ import type { BuzzEvent, BuzzReply, BuzzScrapedContext } from '../context.js';
 import type { BuzzLimits } from '../limits.js';
 import { markedAnchors } from '../nip10.js';
 import type { ContextRead } from './context-block.js';
-import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
+import { fail, type Failure, isFailure, type Mutable, type ScrapedEvent } from './outcome.js';
 import type { SectionRead } from './sections.js';
+import { turnSections } from './turn.js';
 
 /** Builds the context from the sections found (in prompt order) and the context section, if any. */
 export function assemble(
@@ -17,23 +18,12 @@ export function assemble(
   limits: BuzzLimits,
   diagnostics: string[],
 ): BuzzScrapedContext | Failure {
-  const current = sections.filter((section) => section.header.role === 'events' && section.events.length > 0);
-  const prior = sections.filter((section) => section.header.role === 'prior' && section.events.length > 0);
-  const section = current[0];
-  const cancelledSection = prior[0];
+  const turn = turnSections(sections);
+  if (isFailure(turn)) return turn;
+  const section = turn.current;
+  const cancelledSection = turn.cancelled;
   // A restart re-prompt alone carries only the interrupted turn: its events are the cancelled ones.
-  const restartOnly = section === undefined && cancelledSection?.header.restart === true;
-  if (section === undefined && !restartOnly) return fail('invalid', 'the Buzz sections hold no event of this turn');
-  if (current.length > 1 || prior.length > 1) {
-    return fail('ambiguous', 'more than one Buzz event section in one prompt');
-  }
-  if (
-    section !== undefined &&
-    cancelledSection !== undefined &&
-    sections.indexOf(cancelledSection) > sections.indexOf(section)
-  ) {
-    return fail('invalid', 'the cancelled turn of a merge comes after the new one');
-  }
+  const restartOnly = section === undefined;
   for (const read of sections) diagnostics.push(...read.diagnostics);
   if (restartOnly) {
     diagnostics.push(

@@ -14,11 +14,27 @@ export interface Failure {
   readonly failure: FailureKind;
   /** One sentence, echoing nothing received. */
   readonly message: string;
+  /**
+   * True when the text may still be a host rendering (the check ran out of budget, met more
+   * candidates than it weighs, or could not tell a block's real end): a one-string prompt with
+   * such a reading anywhere fails, since the reading left undecided may be the real one.
+   */
+  readonly undecided?: true;
 }
 
 /** Builds a {@link Failure}. */
 export function fail(failure: FailureKind, message: string): Failure {
   return { failure, message };
+}
+
+/** Builds a {@link Failure} that leaves its reading {@link Failure.undecided | undecided}. */
+export function undecided(failure: FailureKind, message: string): Failure {
+  return { failure, message, undecided: true };
+}
+
+/** `failure`, marked {@link Failure.undecided | undecided}. */
+export function asUndecided(failure: Failure): Failure {
+  return failure.undecided === true ? failure : undecided(failure.failure, failure.message);
 }
 
 /** True for a {@link Failure}. */

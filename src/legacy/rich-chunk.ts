@@ -2,16 +2,17 @@
  * One event block of the eras that render `Event ID:` (V3, V4, V5): its head is fixed, its
  * content is verbatim and may imitate anything, and it ends at a `Tags:` line (plus an optional
  * `Parsed:` line) followed by the structure the section expects next. Every such line is only a
- * candidate end (section-ends.ts finds them). The host's own end is always among them, so a block
- * with exactly one candidate has only one reading; with more, the one whose reading hashes to the
- * rendered id is the real one (a forged end cannot produce it without a sha256 preimage), and none
- * hashing is ambiguous.
+ * candidate end (section-ends.ts finds them). The host's own end is always among them; the one
+ * whose reading hashes to the rendered id is the real one (a forged end cannot produce it without
+ * a sha256 preimage), and none hashing fails the read. The id is checked even when a block has a
+ * single candidate end: it covers every field the block renders except the channel and the label,
+ * and the channel is checked against the event's `h` tag.
  */
 import type { RenderedTags } from './fields.js';
-import { contentOf, type EventHead, readHead, type SeenFields } from './head.js';
+import { contentOf, type EventHead, readHead, type SeenFields, startsRichBlock } from './head.js';
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
-import { fail, type Failure, type Mutable, type ScrapedEvent } from './outcome.js';
+import { asUndecided, fail, type Failure, isFailure, type Mutable, type ScrapedEvent, undecided } from './outcome.js';
 import type { Candidate, Continuation, SectionEnds } from './section-ends.js';
 
 /** A candidate whose tags parse, and its place in the list it was taken from. */
@@ -42,8 +43,17 @@ export interface ChunkRead {
   readonly continuation: Continuation;
 }
 
-/** Reads the rich event block whose first field line is `at`. */
+/**
+ * Reads the rich event block whose first field line is `at`. A block that starts as the host
+ * starts every block (see {@link startsRichBlock}) and then fails is left undecided: it may be a
+ * real block that a name with a newline broke, so a quoted reading elsewhere must not win over it.
+ */
 export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failure {
+  const read = readBlock(frame, at);
+  return isFailure(read) && startsRichBlock(frame.text, at) ? asUndecided(read) : read;
+}
+
+function readBlock(frame: ChunkFrame, at: number): ChunkRead | Failure {
   const { text, ends, seen } = frame;
   const head = readHead(text, at, 'rich', seen);
   if ('problem' in head) return fail('invalid', head.problem);
@@ -60,7 +70,6 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
     only = nextParsed(text, seen, candidates, 0);
   }
   if (only === undefined) return fail('invalid', 'an event block has no Tags line where its section expects one');
-  if (nextParsed(text, seen, candidates, only.index + 1) === undefined) return chunkRead(text, head, only);
   const checker = new IdChecker(
     text,
     {
@@ -73,6 +82,14 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
     },
     frame.budget,
   );
+  if (nextParsed(text, seen, candidates, only.index + 1) === undefined) {
+    // One possible end, and still checked: the id covers the kind, sender, time, content and tags
+    // the block renders, so a name with a newline that moved a field cannot go unnoticed.
+    const matches = checker.matches(only.tags, only.tagsLine);
+    if (matches === undefined) return outOfBudget();
+    if (!matches) return fail('invalid', 'an event block does not hash to its Event ID');
+    return chunkRead(text, head, only);
+  }
   // Several possible ends: the one whose fields hash to the rendered id, in line order (a forged
   // end cannot produce it without a sha256 preimage). An end followed by a block whose head does
   // not read is skipped: were it the host's, no other end could hash to the id, and the read fails.
@@ -82,12 +99,14 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
     end = nextParsed(text, seen, candidates, end.index + 1, true)
   ) {
     const matches = checker.matches(end.tags, end.tagsLine);
-    if (matches === undefined) {
-      return fail('ambiguous', 'too many possible event boundaries to check against their event ids');
-    }
+    if (matches === undefined) return outOfBudget();
     if (matches) return chunkRead(text, head, end);
   }
   return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
+}
+
+function outOfBudget(): Failure {
+  return undecided('ambiguous', 'too many possible event boundaries to check against their event ids');
 }
 
 /**
@@ -117,7 +136,13 @@ function nextParsed(
   }
 }
 
-function chunkRead(text: LineText, head: EventHead, end: ParsedEnd): ChunkRead {
+function chunkRead(text: LineText, head: EventHead, end: ParsedEnd): ChunkRead | Failure {
+  // Chat events carry `["h", channel]`; the Channel line is not hashed, so this is what ties it to the event.
+  for (const tag of end.tags) {
+    if (tag[0] === 'h' && tag.length >= 2 && tag[1] !== head.channel.id) {
+      return fail('invalid', 'an event block names another channel than its h tag');
+    }
+  }
   const event: Mutable<ScrapedEvent> = {
     id: head.id,
     sender: head.sender.pubkey,

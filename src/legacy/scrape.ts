@@ -18,7 +18,8 @@ import { HashBudget } from './event-id.js';
 import { sectionHeader } from './headers.js';
 import { type Failure, isFailure } from './outcome.js';
 import { LineText } from './line-text.js';
-import { readSequence, type SectionRead } from './sections.js';
+import { readSequence, type SectionMemo, type SectionRead, type SequenceRead } from './sections.js';
+import { turnSections } from './turn.js';
 
 /** Options of {@link scrapePromptText}. */
 export interface ScrapeOptions {
@@ -78,15 +79,16 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
   const texts = found.blocks.map((block) => ({ index: block.index, text: new LineText(block.text) }));
   const diagnostics: string[] = [];
   const perBlock = texts.filter((block) => sectionHeader(block.text.line(0) ?? '') !== undefined);
-  let sections: SectionRead[];
+  let sections: readonly SectionRead[];
   let context: ContextRead | undefined;
   if (perBlock.length > 0) {
-    sections = [];
+    const found: SectionRead[] = [];
     for (const block of perBlock) {
       const read = readSequence(block.text, 0, budget);
       if (isFailure(read)) throw toError(read, `/prompt/${block.index}/text`);
-      sections.push(...read.sections);
+      found.push(...read.sections);
     }
+    sections = found;
     const contextBlock = texts.find((block) => isContextStart(block.text.line(0)));
     context = contextBlock === undefined ? undefined : readLines(contextBlock.text, 0, contextBlock.text.end);
   } else {
@@ -105,11 +107,13 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
 }
 
 /**
- * One string: every header at the start of the text or after a blank line is a candidate. The
- * reading is taken when exactly one candidate, not itself a header inside another candidate's
- * sequence, reads through to the end; a quoted block that also reads makes it ambiguous.
+ * One string: every header at the start of the text or after a blank line is a candidate. A
+ * reading is taken only when it reads whole in a shape hosts render and every other candidate
+ * either is one of its own later sections or fails for certain: another reading that reads whole,
+ * or one left undecided (a hash budget spent, a block that starts like the host's and then does not
+ * read), makes the prompt ambiguous. The real reading is never dropped for a quoted one.
  */
-function chooseInOneString(text: LineText, budget: HashBudget): { sections: SectionRead[]; start: number } {
+function chooseInOneString(text: LineText, budget: HashBudget): { sections: readonly SectionRead[]; start: number } {
   const candidates = linesAfterBlank(text).filter((line) => sectionHeader(text.line(line) ?? '') !== undefined);
   if (candidates.length === 0) {
     throw BuzzMetaError.of(
@@ -125,24 +129,45 @@ function chooseInOneString(text: LineText, budget: HashBudget): { sections: Sect
       'the prompt text has too many Buzz section headers to tell the real one',
     );
   }
-  const readings: { start: number; sections: SectionRead[] }[] = [];
+  const memo: SectionMemo = new Map();
+  const readings: { start: number; sections: readonly SectionRead[] }[] = [];
+  // Later sections of a reading already taken: reading from them again gives the same sections.
+  const inner = new Set<number>();
   let firstFailure: Failure | undefined;
+  let firstUndecided: Failure | undefined;
   for (const start of candidates) {
-    const read = readSequence(text, start, budget);
-    if (isFailure(read)) firstFailure ??= read;
-    else readings.push({ start, sections: [...read.sections] });
+    if (inner.has(start)) continue;
+    const read = readSequence(text, start, budget, memo);
+    const shaped = isFailure(read) ? read : turnSections(read.sections);
+    if (isFailure(shaped)) {
+      if (shaped.undecided === true) firstUndecided ??= shaped;
+      else firstFailure ??= shaped;
+      continue;
+    }
+    const sections = (read as SequenceRead).sections;
+    readings.push({ start, sections });
+    for (const section of sections.slice(1)) inner.add(section.headerLine);
   }
-  const inner = new Set(readings.flatMap((reading) => reading.sections.slice(1).map((section) => section.headerLine)));
-  const outer = readings.filter((reading) => !inner.has(reading.start));
-  if (outer.length === 1) return outer[0] as { start: number; sections: SectionRead[] };
-  if (outer.length > 1) {
+  const [reading, other] = readings;
+  if (other !== undefined) {
     throw BuzzMetaError.of(
       'ambiguous_prompt_text',
       '/prompt',
       'more than one Buzz event block reads whole; a message may be quoting one',
     );
   }
-  throw toError(firstFailure ?? { failure: 'invalid', message: 'no Buzz event block reads whole' }, '/prompt');
+  if (reading !== undefined && firstUndecided !== undefined) {
+    throw BuzzMetaError.of(
+      'ambiguous_prompt_text',
+      '/prompt',
+      'a Buzz section in the text could not be checked, so the one that reads whole may be quoting the real one',
+    );
+  }
+  if (reading !== undefined) return reading;
+  throw toError(
+    firstUndecided ?? firstFailure ?? { failure: 'invalid', message: 'no Buzz event block reads whole' },
+    '/prompt',
+  );
 }
 
 /** The first line and every line right after an empty one, in order: where a one-string prompt's sections may start. */

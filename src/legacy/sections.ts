@@ -31,8 +31,22 @@ export interface SequenceRead {
 /** At most this many sections in one sequence (prior, marker, new, and a spare). */
 const MAX_SECTIONS = 4;
 
-/** Reads the sequence of sections starting at line `start`, which must run to the end of `text`. */
-export function readSequence(text: LineText, start: number, budget: HashBudget): SequenceRead | Failure {
+/**
+ * Sections already read in one text, by header line: the readings of a one-string prompt from
+ * several candidate headers share their later sections, and each is read (and hashed) once.
+ */
+export type SectionMemo = Map<number, SectionStep | Failure>;
+
+/**
+ * Reads the sequence of sections starting at line `start`, which must run to the end of `text`;
+ * `memo` keeps the sections read, for other readings of the same text.
+ */
+export function readSequence(
+  text: LineText,
+  start: number,
+  budget: HashBudget,
+  memo: SectionMemo = new Map(),
+): SequenceRead | Failure {
   const sections: SectionRead[] = [];
   let at = start;
   for (;;) {
@@ -41,7 +55,11 @@ export function readSequence(text: LineText, start: number, budget: HashBudget):
       return fail('invalid', 'text after a Buzz section is neither a section nor a closing note');
     }
     if (sections.length >= MAX_SECTIONS) return fail('invalid', 'too many Buzz sections in one prompt');
-    const read = readSection(text, at, header, budget);
+    let read = memo.get(at);
+    if (read === undefined) {
+      read = readSection(text, at, header, budget);
+      memo.set(at, read);
+    }
     if (isFailure(read)) return read;
     sections.push(read.section);
     at = read.next;
@@ -50,7 +68,8 @@ export function readSequence(text: LineText, start: number, budget: HashBudget):
   }
 }
 
-interface SectionStep {
+/** One section read, and where the text goes on. */
+export interface SectionStep {
   readonly section: SectionRead;
   /** The first line after the section. */
   readonly next: number;

@@ -243,14 +243,14 @@ describe('buzzHandlers: settling the claim', () => {
     expect(deduper.settles).toEqual(['release:2', 'commit:2']);
   });
 
-  test('a handler that ignores the cancel still answers cancelled (ACP), keeping its _meta', async () => {
+  test('a handler that never settles is answered cancelled at once on session/cancel; the claim is released', async () => {
     const deduper = setDeduper();
+    let finish!: () => void;
     const response = await withAgent(
       { deduper },
-      async ({ signal }) => {
-        await new Promise((resolve) => {
-          signal.addEventListener('abort', resolve, { once: true });
-        });
+      async () => {
+        // Hangs (ignores the abort signal) until the test lets it go, after the answer.
+        await new Promise<void>((resolve) => (finish = resolve));
         return { stopReason: 'end_turn', _meta: { mine: 1 } };
       },
       async (host, sessionId) => {
@@ -260,7 +260,10 @@ describe('buzzHandlers: settling the claim', () => {
         return first;
       },
     );
-    expect(response).toEqual({ stopReason: 'cancelled', _meta: { mine: 1 } });
+    expect(response).toEqual({ stopReason: 'cancelled', _meta: { buzzMeta: { outcome: 'cancelled' } } });
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Its late end_turn commits nothing.
     expect(deduper.settles).toEqual(['release:1']);
   });
 

@@ -70,14 +70,22 @@ test('with a deduper and nobody holding them (the interrupted turn released them
   expect(turns).toEqual([{ fresh: [], carried: [eventId(interrupted)], sender: null }]);
 });
 
-test.each([
-  ['handled (the interrupted turn finished them)', 'commit'],
-  ['still held by their own turn', 'hold'],
-] as const)('restored events %s: the handler is not called, all-seen', async (_, settle) => {
+test('restored events their interrupted turn finished: the handler is not called, all-seen', async () => {
   const deduper = createDeduper();
   const claim = await deduper.claim(originalTurn());
-  if (settle === 'commit') await claim.commit();
+  await claim.commit();
   const { turns, response } = await restart({ deduper });
   expect(turns).toEqual([]);
   expect(response).toEqual({ stopReason: 'end_turn', _meta: { buzzMeta: { outcome: 'all-seen', seen: 1 } } });
+});
+
+test('restored events their own turn still holds: not handed over, the prompt fails for a retry', async () => {
+  const deduper = createDeduper();
+  await deduper.claim(originalTurn());
+  const outcomes: unknown[] = [];
+  const failed = await restart({ deduper, heldWaitMs: 0, onOutcome: (outcome) => outcomes.push(outcome) }).then(
+    () => 'answered',
+    () => 'failed',
+  );
+  expect([failed, outcomes]).toEqual(['failed', [{ outcome: 'held', held: 1 }]]);
 });

@@ -397,7 +397,7 @@ describe('failure policy', () => {
     expect(ids((await deduper.claim(delivery([event(1)]))).fresh)).toEqual([eventId(1)]);
   });
 
-  test('fail-closed: a failed commit rejects; the claim stays settled', async () => {
+  test('fail-closed: a failed commit is tried settleAttempts times, then rejects; the claim stays settled', async () => {
     const { store, state } = switchable(createMemoryStore());
     const deduper = createDeduper({ store, onStoreError: 'fail-closed' });
     const claim = await deduper.claim(delivery([event(1)]));
@@ -405,7 +405,7 @@ describe('failure policy', () => {
     await expect(claim.commit()).rejects.toMatchObject({ code: 'dedup_store_unavailable' });
     await expect(claim.release()).resolves.toBeUndefined();
     state.down = false;
-    expect(state.calls).toEqual(['claim', 'commit']);
+    expect(state.calls).toEqual(['claim', 'commit', 'commit', 'commit', 'commit']);
   });
 
   test('a store that throws instead of rejecting is a store failure too', async () => {

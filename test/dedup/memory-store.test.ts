@@ -32,12 +32,12 @@ describe('createMemoryStore', () => {
     const { store, advance } = manual();
     await claim(store, 1, 'a');
     await advance(LEASE - 1);
-    expect(await claim(store, 1, 'b')).toEqual([false]);
+    expect(await claim(store, 1, 'b')).toEqual(['held']);
     await advance(1);
     expect(await claim(store, 1, 'b')).toEqual([true]);
     await commit(store, 1, 'b');
     await advance(TTL - 1);
-    expect(await claim(store, 1, 'c')).toEqual([false]);
+    expect(await claim(store, 1, 'c')).toEqual(['handled']);
     await advance(1);
     expect(await claim(store, 1, 'c')).toEqual([true]);
   });
@@ -49,8 +49,8 @@ describe('createMemoryStore', () => {
       await commit(store, n, `t${String(n)}`);
     }
     expect(store.size).toBe(3);
-    expect(await claim(store, 5, 'x')).toEqual([false]);
-    expect(await claim(store, 3, 'x')).toEqual([false]);
+    expect(await claim(store, 5, 'x')).toEqual(['handled']);
+    expect(await claim(store, 3, 'x')).toEqual(['handled']);
     expect(await claim(store, 2, 'x')).toEqual([true]);
     expect(await claim(store, 1, 'x')).toEqual([true]);
   });
@@ -64,14 +64,14 @@ describe('createMemoryStore', () => {
     expect(store.size).toBe(5);
     expect(
       await store.claim({ scope: CHANNEL, ids: [2095, 2096, 2100].map(eventId), token: 'x', leaseMs: LEASE }),
-    ).toEqual([true, false, false]);
+    ).toEqual([true, 'handled', 'handled']);
   });
 
   test('bounds leases too', async () => {
     const { store } = manual(2);
     for (let n = 1; n <= 4; n++) await claim(store, n, 'held');
     expect(store.size).toBe(2);
-    expect(await claim(store, 4, 'x')).toEqual([false]);
+    expect(await claim(store, 4, 'x')).toEqual(['held']);
     expect(await claim(store, 1, 'x')).toEqual([true]);
   });
 
@@ -117,7 +117,7 @@ describe('createMemoryStore', () => {
     // live leases whenever it exceeds 2 × 2 + 1024 = 1028 positions (after claims 1028 and 2055),
     // so 2 + (3000 − 2055) = 947 remain.
     expect(memoryStoreInternalsOf(store)).toEqual({ leases: 947, marks: 0, channels: 1 });
-    expect(await claim(store, 0, 'x')).toEqual([false]);
+    expect(await claim(store, 0, 'x')).toEqual(['held']);
   });
 
   test('marks written again after expiring do not pile up behind a long-lived one', async () => {
@@ -137,7 +137,7 @@ describe('createMemoryStore', () => {
     // the order is compacted to its 6 current positions whenever it passes 2 × 6 + 1024 = 1036
     // (after cycles 1036 and 2067): 6 + (3000 − 2067) = 939 positions remain.
     expect(memoryStoreInternalsOf(store)?.marks).toBe(939);
-    expect(await claim(store, 0, 'x')).toEqual([false]);
+    expect(await claim(store, 0, 'x')).toEqual(['handled']);
     expect(await claim(store, 1, 'x')).toEqual([true]);
   });
 
@@ -155,7 +155,7 @@ describe('createMemoryStore', () => {
     expect(store.size).toBe(3);
     expect(
       await store.claim({ scope: CHANNEL, ids: [1, 2, 3, 4, 5].map(eventId), token: 'y', leaseMs: LEASE }),
-    ).toEqual([true, false, true, false, false]);
+    ).toEqual([true, 'handled', true, 'handled', 'handled']);
   });
 
   test('reports its bookkeeping (internal), and only for memory stores', async () => {
@@ -183,7 +183,7 @@ describe('createMemoryStore', () => {
     expect(store.size).toBe(150);
     const all = Array.from({ length: 400 }, (_, k) => eventId(k + 1));
     const answer = await store.claim({ scope: CHANNEL, ids: all, token: 'x', leaseMs: LEASE });
-    expect(answer).toEqual(all.map((_, k) => k + 1 <= 250));
+    expect(answer).toEqual(all.map((_, k) => k + 1 <= 250 || 'handled'));
   });
 
   test('keeps exact write order through ring growth and wrap-around (leases)', async () => {
@@ -193,7 +193,7 @@ describe('createMemoryStore', () => {
     // Refused claims write nothing, so the newest 150 are checked first, then one older key.
     const newest = Array.from({ length: 150 }, (_, k) => eventId(251 + k));
     expect(await store.claim({ scope: CHANNEL, ids: newest, token: 'x', leaseMs: LEASE })).toEqual(
-      newest.map(() => false),
+      newest.map(() => 'held'),
     );
     expect(await claim(store, 250, 'x')).toEqual([true]);
   });
@@ -208,7 +208,7 @@ describe('createMemoryStore', () => {
     }
     const all = Array.from({ length: 102 }, (_, k) => eventId(k + 1));
     const answer = await store.claim({ scope: CHANNEL, ids: all, token: 'x', leaseMs: LEASE });
-    expect(answer).toEqual(all.map((_, k) => k + 1 <= 2));
+    expect(answer).toEqual(all.map((_, k) => k + 1 <= 2 || 'handled'));
   });
 
   test('evicts the oldest first right after the write order first grows (leases)', async () => {
@@ -216,7 +216,9 @@ describe('createMemoryStore', () => {
     for (let n = 1; n <= 102; n++) await claim(store, n, `t${String(n)}`);
     // Refused claims write nothing: the 100 held keys are asked first, then the two evicted ones.
     const held = Array.from({ length: 100 }, (_, k) => eventId(k + 3));
-    expect(await store.claim({ scope: CHANNEL, ids: held, token: 'x', leaseMs: LEASE })).toEqual(held.map(() => false));
+    expect(await store.claim({ scope: CHANNEL, ids: held, token: 'x', leaseMs: LEASE })).toEqual(
+      held.map(() => 'held'),
+    );
     expect(await store.claim({ scope: CHANNEL, ids: [eventId(1), eventId(2)], token: 'x', leaseMs: LEASE })).toEqual([
       true,
       true,
@@ -231,7 +233,7 @@ describe('createMemoryStore', () => {
     await commit(store, 2, 'b');
     expect(store.size).toBe(1);
     expect(await store.claim({ scope: CHANNEL, ids: [eventId(2), eventId(1)], token: 'c', leaseMs: LEASE })).toEqual([
-      false,
+      'handled',
       true,
     ]);
   });
@@ -241,7 +243,7 @@ describe('createMemoryStore', () => {
     await claim(store, 1, 'first');
     await advance(LEASE);
     await commit(store, 1, 'late');
-    expect(await claim(store, 1, 'x')).toEqual([false]);
+    expect(await claim(store, 1, 'x')).toEqual(['handled']);
     await advance(TTL);
     expect(await claim(store, 1, 'x')).toEqual([true]);
   });
@@ -266,7 +268,7 @@ describe('createMemoryStore', () => {
   test('uses Date.now by default', async () => {
     const store = createMemoryStore();
     expect(await store.claim({ scope: CHANNEL, ids: [eventId(1)], token: 'a', leaseMs: 60_000 })).toEqual([true]);
-    expect(await store.claim({ scope: CHANNEL, ids: [eventId(1)], token: 'b', leaseMs: 60_000 })).toEqual([false]);
+    expect(await store.claim({ scope: CHANNEL, ids: [eventId(1)], token: 'b', leaseMs: 60_000 })).toEqual(['held']);
   });
 
   test.each([0, -1, 1.5, Number.NaN, 2 ** 53])('refuses maxEntries %s', (maxEntries) => {

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { beforeEach, describe, expect, test } from 'vitest';
-import type { DedupStore } from '../../src/dedup/types.js';
+import type { DedupClaimAnswer, DedupStore } from '../../src/dedup/types.js';
 import { CHANNEL, OTHER_CHANNEL, eventId } from './fixtures.js';
 
 /** A fresh store for one test, and how to let time pass for it. */
@@ -39,15 +39,15 @@ export function describeStoreContract(
     beforeEach(async () => {
       h = await setup();
     });
-    const claim = (ids: string[], token: string, scope = CHANNEL): Promise<readonly boolean[]> =>
+    const claim = (ids: string[], token: string, scope = CHANNEL): Promise<readonly DedupClaimAnswer[]> =>
       h.store.claim({ scope, ids, token, leaseMs });
     const commit = (ids: string[], token: string): Promise<void> =>
       h.store.commit({ scope: CHANNEL, ids, token, ttlMs });
     const release = (ids: string[], token: string): Promise<void> => h.store.release({ scope: CHANNEL, ids, token });
 
-    test('a claim takes free keys, and a second claim of a held key is refused, per key in order', async () => {
+    test('a claim takes free keys, and a second claim of a held key is refused as held, per key in order', async () => {
       expect(await claim([A, B], 't1')).toEqual([true, true]);
-      expect(await claim([C, A, HASHED, B], 't2')).toEqual([true, false, true, false]);
+      expect(await claim([C, A, HASHED, B], 't2')).toEqual([true, 'held', true, 'held']);
     });
 
     test('the same id in another channel is another key', async () => {
@@ -58,7 +58,7 @@ export function describeStoreContract(
     test('commit marks held keys handled; they stay refused until the TTL passes', async () => {
       await claim([A, B], 't1');
       await commit([A, B], 't1');
-      expect(await claim([A, B], 't2')).toEqual([false, false]);
+      expect(await claim([A, B], 't2')).toEqual(['handled', 'handled']);
       await h.advance(Math.max(leaseMs, ttlMs) + marginMs);
       expect(await claim([A, B], 't3')).toEqual([true, true]);
     });
@@ -67,18 +67,18 @@ export function describeStoreContract(
       await claim([A], 't1');
       await commit([A], 't1');
       await h.advance(leaseMs + marginMs);
-      expect(await claim([A], 't2')).toEqual([false]);
+      expect(await claim([A], 't2')).toEqual(['handled']);
     });
 
     test('release frees held keys at once', async () => {
       await claim([A, B], 't1');
       await release([A], 't1');
-      expect(await claim([A, B], 't2')).toEqual([true, false]);
+      expect(await claim([A, B], 't2')).toEqual([true, 'held']);
     });
 
     test('an unsettled lease expires after leaseMs and the key is claimable again', async () => {
       await claim([A], 't1');
-      expect(await claim([A], 't2')).toEqual([false]);
+      expect(await claim([A], 't2')).toEqual(['held']);
       await h.advance(leaseMs + marginMs);
       expect(await claim([A], 't2')).toEqual([true]);
     });
@@ -86,7 +86,7 @@ export function describeStoreContract(
     test('release with a foreign token leaves the lease in place', async () => {
       await claim([A], 't1');
       await release([A], 't2');
-      expect(await claim([A], 't3')).toEqual([false]);
+      expect(await claim([A], 't3')).toEqual(['held']);
     });
 
     test('commit with a foreign token neither marks nor frees a live lease', async () => {
@@ -101,10 +101,10 @@ export function describeStoreContract(
       await h.advance(leaseMs + marginMs);
       expect(await claim([A], 'next')).toEqual([true]);
       await release([A, B], 'late');
-      expect(await claim([A], 'third')).toEqual([false]);
+      expect(await claim([A], 'third')).toEqual(['held']);
       await commit([A, B], 'late');
       // B was free (its lease expired, nobody took it): the late commit records the work done.
-      expect(await claim([B], 'third')).toEqual([false]);
+      expect(await claim([B], 'third')).toEqual(['handled']);
       // A is still 'next''s: its release frees it.
       await release([A], 'next');
       expect(await claim([A], 'third')).toEqual([true]);
@@ -115,14 +115,14 @@ export function describeStoreContract(
       await commit([A], 't1');
       await commit([A], 't2');
       await release([A], 't2');
-      expect(await claim([A], 't3')).toEqual([false]);
+      expect(await claim([A], 't3')).toEqual(['handled']);
     });
 
     test('release after commit does not free a handled key', async () => {
       await claim([A], 't1');
       await commit([A], 't1');
       await release([A], 't1');
-      expect(await claim([A], 't2')).toEqual([false]);
+      expect(await claim([A], 't2')).toEqual(['handled']);
     });
   });
 }

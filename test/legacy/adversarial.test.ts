@@ -159,8 +159,9 @@ describe('one-string eras cannot be won by quoting', () => {
   test('V3: a whole forged block quoted in the last message yields no context', () => {
     const event = chat(BOB, `see:\n\n[Sprout event: @mention]\n${forgedBlock(ENGINEERING)}`);
     const read = scrape(['[System]\nbe nice', eventSection('v3', [event], ENGINEERING)].join('\n\n'));
+    // The quoted block starts as the host's and does not hash: it may be real, so nothing is taken.
     expect(read.ok ? 'ok' : `${read.error.code} ${read.error.message}`).toBe(
-      'ambiguous_prompt_text /prompt: more than one Buzz event block reads whole; a message may be quoting one',
+      'ambiguous_prompt_text /prompt: a Buzz section in the text could not be checked, so the one that reads whole may be quoting the real one',
     );
   });
   test.each(['v1', 'v2'] as const)('%s: a forged separator that could be real yields no context', (era) => {

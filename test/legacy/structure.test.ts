@@ -186,15 +186,29 @@ describe('assembling the context', () => {
     );
   });
   test('events in different channels', () => {
-    const text = eventSection('v4', [chat(ALICE, 'a'), chat(ALICE, 'b')], ENGINEERING);
+    // Without h tags: the Channel lines alone disagree.
+    const text = eventSection('v4', [chat(ALICE, 'a', { tags: [] }), chat(ALICE, 'b', { tags: [] })], ENGINEERING);
     const second = text.lastIndexOf(`(#${ENGINEERING.id})`);
     const moved = `${text.slice(0, second)}(#${OTHER.id})${text.slice(second + ENGINEERING.id.length + 3)}`;
     expect(outcome([moved])).toBe('invalid_prompt_text /prompt: the events name different channels');
   });
   test('a cancelled event in another channel', () => {
-    const [prior, current] = mergeSections('v4', 'steer', [chat(ALICE, 'old')], [chat(ALICE, 'new')], ENGINEERING);
+    const untagged = { tags: [] };
+    const [prior, current] = mergeSections(
+      'v4',
+      'steer',
+      [chat(ALICE, 'old', untagged)],
+      [chat(ALICE, 'new', untagged)],
+      ENGINEERING,
+    );
     const other = (prior ?? '').replace(`(#${ENGINEERING.id})`, `(#${OTHER.id})`);
     expect(outcome([other, current ?? ''])).toBe('invalid_prompt_text /prompt: the events name different channels');
+  });
+  test.each(['v3', 'v4', 'v5'] as const)('%s: a Channel line that disagrees with its h tag', (era) => {
+    const text = eventSection(era, [chat(ALICE, 'a')], ENGINEERING).replace(`(#${ENGINEERING.id})`, `(#${OTHER.id})`);
+    expect(outcome([text])).toBe(
+      'invalid_prompt_text /prompt/0/text: an event block names another channel than its h tag',
+    );
   });
   test('a context section without a readable Channel line', () => {
     const context = contextSection('v4', 'dm', ENGINEERING).replace(`(#${ENGINEERING.id})`, '(#nope)');
