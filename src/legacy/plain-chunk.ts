@@ -2,7 +2,8 @@
  * Event blocks of the Sprout eras that render no `Event ID:` (V1 `Message:`, V2 `Content:`).
  * Nothing can confirm a boundary there, so a section is read only when its structure is
  * unambiguous: each separator it needs occurs exactly once where it can be. A forged separator
- * that could be real makes the read fail; one that cannot (a number out of sequence) is content.
+ * that could be real makes the read fail; one that cannot (a number out of sequence, or past the
+ * count the header declares) is content.
  */
 import { fieldValue, parseTags } from './fields.js';
 import { type BlockLayout, contentOf, readHead, SeenFields } from './head.js';
@@ -43,7 +44,8 @@ export function readPlainSection(
   const events: ScrapedEvent[] = [];
   let at = first;
   for (let number = 2; ; number++) {
-    const next = (separators.get(number) ?? []).filter((line) => line > at);
+    // A host numbers exactly the events it declares: a separator numbered past the count is content.
+    const next = number > declared ? [] : (separators.get(number) ?? []).filter((line) => line > at);
     if (next.length > 1) {
       return fail('ambiguous', 'an event separator occurs more than once and no event id tells which is real');
     }
