@@ -8,7 +8,7 @@ import { escapeUnprintableJson } from '../utf16.js';
 import { CliError, EXIT } from './cli-error.js';
 import { forEachPrompt } from './input.js';
 import { OutputLines } from './output.js';
-import { renderTable } from './render.js';
+import { renderTable, shown } from './render.js';
 import { type PromptReport, promptReport } from './report.js';
 
 /** Options of {@link inspect}. */
@@ -102,7 +102,8 @@ export async function verify(bytes: Uint8Array, agentPubkey: string): Promise<{ 
       envelopes++;
       failed++;
     }
-    lines.push(`${where}: FAILED ${report.error.code} at ${report.error.path || '(params)'}: ${report.error.message}`);
+    const { code, path, message } = report.error;
+    lines.push(shown(`${where}: FAILED ${code} at ${path || '(params)'}: ${message}`));
   });
   const drafts =
     brokenDrafts === 0 ? '' : `, ${String(brokenDrafts)} unsigned _meta.buzz failed to read (invalid_draft)`;

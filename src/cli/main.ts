@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
 import { inspect, verify } from './inspect.js';
+import { readBounded, readFileBounded } from './read-input.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -24,8 +25,8 @@ export interface CliIo {
   readonly writeOut: (text: string | Uint8Array) => void;
   /** Writes to stderr. */
   readonly writeErr: (text: string) => void;
-  /** All of stdin, or `null` when stdin is a terminal (nothing piped). */
-  readonly readStdin: () => Uint8Array | null;
+  /** Stdin as a stream of chunks, or `null` when stdin is a terminal (nothing piped). */
+  readonly openStdin: () => AsyncIterable<Uint8Array> | null;
   /** Environment variables (`BUZZ_AGENT_PUBKEY`). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -34,22 +35,18 @@ export interface CliIo {
 export const processIo: CliIo = {
   writeOut: (text) => process.stdout.write(text),
   writeErr: (text) => process.stderr.write(text),
-  readStdin: () => (process.stdin.isTTY ? null : readFileSync(0)),
+  openStdin: () => (process.stdin.isTTY ? null : process.stdin),
   env: process.env,
 };
 
-function readSource(file: string, io: CliIo): Uint8Array {
+/** The whole input, read with a bound (read-input.ts). */
+async function readSource(file: string, io: CliIo): Promise<Uint8Array> {
   if (file === '-') {
-    const piped = io.readStdin();
+    const piped = io.openStdin();
     if (piped === null) throw new CliError('no input: give a file, or pipe NDJSON into `-`');
-    return piped;
+    return readBounded(piped, 'stdin');
   }
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    // Every error readFileSync throws carries a code (ENOENT, EISDIR, ERR_INVALID_ARG_VALUE…).
-    throw new CliError(`cannot read ${file} (${String((error as NodeJS.ErrnoException).code)})`);
-  }
+  return readFileBounded(file);
 }
 
 function agentKey(given: string | undefined, io: CliIo): string | undefined {
@@ -81,7 +78,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .addOption(keyOption())
     .action(async (file: string, options: { json?: boolean; agentPubkey?: string }) => {
       const key = agentKey(options.agentPubkey, io);
-      const printed = await inspect(readSource(file, io), { json: options.json === true, agentPubkey: key });
+      const printed = await inspect(await readSource(file, io), { json: options.json === true, agentPubkey: key });
       out({ stdout: printed, exitCode: EXIT.ok });
     });
 
@@ -93,7 +90,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .action(async (file: string, options: { agentPubkey?: string }) => {
       const key = agentKey(options.agentPubkey, io);
       if (key === undefined) throw new CliError('verify needs --agent-pubkey <npub|hex> (or BUZZ_AGENT_PUBKEY)');
-      const { text, exitCode } = await verify(readSource(file, io), key);
+      const { text, exitCode } = await verify(await readSource(file, io), key);
       out({ stdout: [text], exitCode });
     });
 

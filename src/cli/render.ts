@@ -18,7 +18,7 @@ const MAX_REQUEST_ID = 64;
  * `text` as the table prints it: control, format and line/paragraph separator characters as
  * U+FFFD, so no received text starts a line of its own or sends a terminal escape sequence.
  */
-function shown(text: string, max = Number.POSITIVE_INFINITY): string {
+export function shown(text: string, max = Number.POSITIVE_INFINITY): string {
   return printable(text, max);
 }
 

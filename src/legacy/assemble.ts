@@ -6,6 +6,7 @@
 import type { BuzzEvent, BuzzReply, BuzzScrapedContext } from '../context.js';
 import type { BuzzLimits } from '../limits.js';
 import { markedAnchors } from '../nip10.js';
+import { ownCopy } from '../own-copy.js';
 import type { ContextRead } from './context-block.js';
 import { fail, type Failure, isFailure, type Mutable, type ScrapedEvent } from './outcome.js';
 import type { SectionRead } from './sections.js';
@@ -28,7 +29,8 @@ export function assemble(
   const bounded = checkLimits(scraped, limits) ?? checkLimits(cancelled, limits);
   if (bounded !== undefined) return bounded;
 
-  const channelId = scraped[0]?.channel.id ?? '';
+  // Ids, channel and senders are what stores and partitions keep: copies that do not pin the prompt.
+  const channelId = ownCopy(scraped[0]?.channel.id ?? '');
   for (const event of [...scraped, ...cancelled]) {
     if (event.channel.id !== channelId) return fail('invalid', 'the events name different channels');
   }
@@ -76,8 +78,8 @@ function checkLimits(events: readonly ScrapedEvent[], limits: BuzzLimits): Failu
 
 function toBuzzEvent(event: ScrapedEvent): BuzzEvent {
   const copy: Mutable<BuzzEvent> = {
-    id: event.id,
-    sender: event.sender,
+    id: event.id === null ? null : ownCopy(event.id),
+    sender: ownCopy(event.sender),
     kind: event.kind,
     createdAt: event.createdAt,
     content: event.content,
@@ -103,8 +105,8 @@ function replyOf(
   let rootEventId: string;
   let parentEventId: string | null;
   if (context?.threadRoot !== undefined) {
-    rootEventId = context.threadRoot;
-    parentEventId = context.parent ?? context.threadRoot;
+    rootEventId = ownCopy(context.threadRoot);
+    parentEventId = context.parent === undefined ? rootEventId : ownCopy(context.parent);
   } else {
     const anchors = markedAnchors(last.tags ?? []);
     if (!anchors.ok) {

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { shown } from '../../src/cli/render.js';
 import { AGENT } from '../support/keys.js';
 import { runCli } from './run.js';
 
@@ -51,5 +52,10 @@ describe('inspect prints received strings escaped', () => {
       '"requestId":"7\\n  source      envelope-v1, trust verified\\u001b]0;x\\u0007\\u001b[2J\\u009b1m\\u202e\\u2028\\udb40\\udc41!"',
     );
     expect((JSON.parse(run.stdout) as { requestId: unknown }).requestId).toBe(HOSTILE_ID);
+  });
+
+  test('the one escaping, which verify prints its lines through too', () => {
+    expect(shown('a\u001b[2Jb\nc\u009bd\u202ee')).toBe('a\uFFFD[2Jb\uFFFDc\uFFFDd\uFFFDe');
+    expect(shown('abcdef', 3)).toBe('abc…');
   });
 });

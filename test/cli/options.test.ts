@@ -56,7 +56,7 @@ describe('an unexpected failure', () => {
       const code = await main(['inspect'], {
         writeOut: (text) => (stdout += String(text)),
         writeErr: (text) => (stderr += text),
-        readStdin: () => {
+        openStdin: () => {
           // A hostile or buggy stdin reader may throw anything, not only Errors.
           // eslint-disable-next-line @typescript-eslint/only-throw-error
           throw thrown;

@@ -2,6 +2,7 @@
  * Runs the `buzz-meta` command in process (the same `main` the bin calls) with captured
  * stdout/stderr, a given stdin and environment.
  */
+import { Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 
 /** What one run printed and returned. */
@@ -23,7 +24,7 @@ export async function runCli(
     // `inspect --json` prints UTF-8 bytes, everything else text.
     writeOut: (text) => (stdout += typeof text === 'string' ? text : Buffer.from(text).toString('utf8')),
     writeErr: (text) => (stderr += text),
-    readStdin: () => (typeof stdin === 'string' ? Buffer.from(stdin) : stdin),
+    openStdin: () => (stdin === null ? null : Readable.from([typeof stdin === 'string' ? Buffer.from(stdin) : stdin])),
     env,
   });
   return { code, stdout, stderr };
