@@ -376,6 +376,18 @@ for (const [id, what] of [
     `adversarial 1 MB (${what ?? ''}) vs a normal 1 MB V4 batch, per character`,
   );
 }
+for (const [id, what] of [
+  ['lh-close', "V5 'Tags:' lines before '</buzz-event>'"],
+  ['lh-note', "V4 'Tags:' lines before a blank line and 'Note: '"],
+  ['lh-500k', 'one 500 kB message of ends'],
+  ['lh-merge', 'steer merge, 50 cancelled, unparsable ends'],
+  ['lh-one', 'one string, forged merge of 2,500 blocks'],
+  ['lx-starts', 'forged block starts'],
+  ['lx-tags', "'Tags: []' flood"],
+  ['lx-channels', "'Channel: x' flood"],
+]) {
+  verdict(id ?? '', LEGACY_TARGETS.hostile, `hostile shape (${what ?? ''}) vs a normal 1 MB V4 batch, per character`);
+}
 console.log(`legacy input sizes (characters): ${JSON.stringify(legacy.sizes)}`);
 
 // Forged deliveries (issue 7): single large operations, with their own printout.

@@ -16,7 +16,15 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BuzzErrorCode } from '../src/index.js';
 import type { BuzzEnvelopeV1, NostrEvent } from '../src/host.js';
-import { INVALID_DRAFTS, VALID_DRAFTS } from '../test/draft/cases.js';
+import {
+  type DraftCase,
+  INVALID_DRAFTS,
+  INVALID_PR4751_DRAFTS,
+  INVALID_PR7063_DRAFTS,
+  PR4751_DRAFTS,
+  PR7063_DRAFTS,
+  VALID_DRAFTS,
+} from '../test/draft/cases.js';
 import {
   type JsonObject,
   UPSTREAM_MUTATIONS,
@@ -515,14 +523,17 @@ function invalidEnvelopes(): ReadVector[] {
   ];
 }
 
-function draftVectors(): { valid: ReadVector[]; invalid: ReadVector[] } {
-  const toVector = (c: (typeof VALID_DRAFTS)[number]): ReadVector => ({
+function draftVectors(
+  valid: readonly DraftCase[],
+  invalid: readonly DraftCase[],
+): { valid: ReadVector[]; invalid: ReadVector[] } {
+  const toVector = (c: DraftCase): ReadVector => ({
     name: c.name,
     params: params(c.buzz),
     options: {},
     expect: c.expect,
   });
-  return { valid: VALID_DRAFTS.map(toVector), invalid: INVALID_DRAFTS.map(toVector) };
+  return { valid: valid.map(toVector), invalid: invalid.map(toVector) };
 }
 
 /** Canonical JSON cases: JSON text in, canonical text (or the error code) out. */
@@ -561,9 +572,16 @@ function canonicalVectors() {
   ];
 }
 
+/** Where the dialect vectors come from. */
+const DIALECT_PROVENANCE =
+  'Written by hand in test/draft/cases.ts from the shapes the shared spec records for the open upstream pull requests ' +
+  '(wire-contract.md §2, prompt-text-formats.md §5), not captured from an upstream host. Pubkeys are the fixed test keys.';
+
 /** Every vector file, by file name (without directory). */
 export function buildVectorFiles(): Record<string, unknown> {
-  const drafts = draftVectors();
+  const drafts = draftVectors(VALID_DRAFTS, INVALID_DRAFTS);
+  const pr4751 = draftVectors(PR4751_DRAFTS, INVALID_PR4751_DRAFTS);
+  const pr7063 = draftVectors(PR7063_DRAFTS, INVALID_PR7063_DRAFTS);
   return {
     'envelope-valid.json': {
       description: 'v1 envelopes that must read successfully, with the exact context expected.',
@@ -596,6 +614,24 @@ export function buildVectorFiles(): Record<string, unknown> {
       keys: keysSection,
       valid: drafts.valid,
       invalid: drafts.invalid,
+    },
+    'draft-pr4751.json': {
+      description:
+        'The draft dialect of block/buzz PR #4751: channelType in the host value set (dm, private, stream, unknown) or ' +
+        'absent, each with its exact context (channelType, hostChannelType); a merge batch; a future value; refusals.',
+      provenance: DIALECT_PROVENANCE,
+      keys: keysSection,
+      valid: pr4751.valid,
+      invalid: pr4751.invalid,
+    },
+    'draft-pr7063.json': {
+      description:
+        'The draft dialect of block/buzz PR #7063: events {id, authorPubkey}, read with kind and createdAt null; ' +
+        'sender and authorPubkey together (equal, or refused when they disagree); refusals.',
+      provenance: DIALECT_PROVENANCE,
+      keys: keysSection,
+      valid: pr7063.valid,
+      invalid: pr7063.invalid,
     },
     'canonical-json.json': {
       description:

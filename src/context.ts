@@ -34,10 +34,13 @@ export interface BuzzEvent {
   readonly id: string | null;
   /** The author's pubkey, 64 lowercase hex. */
   readonly sender: string;
-  /** Nostr event kind; `null` only for the earliest prompt-text era, which never rendered it. */
+  /**
+   * Nostr event kind; `null` only where the source does not carry it (the earliest prompt-text era,
+   * PR #7063's draft events).
+   */
   readonly kind: number | null;
-  /** Unix seconds. */
-  readonly createdAt: number;
+  /** Unix seconds; `null` only where the source does not carry it (PR #7063's draft events). */
+  readonly createdAt: number | null;
   /** Message text, where the source carries it (v1 envelope, prompt text). */
   readonly content?: string;
   /** Nostr tags, where the source carries them. */
@@ -46,12 +49,21 @@ export interface BuzzEvent {
   readonly senderLabel?: string;
 }
 
-/** A {@link BuzzEvent} from structured `_meta.buzz`: its id is always known. */
-export interface BuzzIdentifiedEvent extends BuzzEvent {
+/**
+ * A {@link BuzzEvent} from an unsigned draft: its id and sender are always known; its kind and time
+ * are `null` when the host's dialect does not send them (PR #7063 sends only `id` and `authorPubkey`).
+ */
+export interface BuzzDraftEvent extends BuzzEvent {
   /** NIP-01 event id, 64 lowercase hex. */
   readonly id: string;
+}
+
+/** A {@link BuzzEvent} from structured `_meta.buzz` with every field known. */
+export interface BuzzIdentifiedEvent extends BuzzDraftEvent {
   /** Nostr event kind. */
   readonly kind: number;
+  /** Unix seconds. */
+  readonly createdAt: number;
 }
 
 /** A complete signed event from a v1 envelope. */
@@ -136,18 +148,29 @@ export interface BuzzVerifiedContext extends BuzzEnvelopeContext {
   readonly trust: 'verified';
 }
 
-/** A context read from the unsigned draft shape of the original proposal. */
+/**
+ * A context read from an unsigned draft `_meta.buzz`, in any dialect hosts send: the original
+ * proposal's, block/buzz PR #4751's or PR #7063's (docs/wire-formats.md, "Draft dialects").
+ */
 export interface BuzzDraftContext extends BuzzContextBase {
   /** Always `'meta-draft'`. */
   readonly source: 'meta-draft';
   /** Always `'asserted'`. */
   readonly trust: 'asserted';
-  /** `dm` or `channel`. */
-  readonly channelType: 'dm' | 'channel';
-  /** Events with known ids. */
-  readonly events: readonly BuzzIdentifiedEvent[];
-  /** Cancelled events with known ids. */
-  readonly cancelledEvents: readonly BuzzIdentifiedEvent[];
+  /**
+   * `dm`; `channel` for the host's `channel`, `stream` (open) and `private`; `unknown` when the host
+   * sent `unknown`, no `channelType`, or a value no host sent before (with a diagnostic).
+   */
+  readonly channelType: BuzzChannelType;
+  /**
+   * The host's own `channelType` value as sent (`dm`, `private`, `stream`, `unknown`, `channel`, or
+   * a newer short lowercase name), so `private` and `stream` stay apart; absent when the host sent none.
+   */
+  readonly hostChannelType?: string;
+  /** Events with known ids and senders. */
+  readonly events: readonly BuzzDraftEvent[];
+  /** Cancelled events with known ids and senders. */
+  readonly cancelledEvents: readonly BuzzDraftEvent[];
 }
 
 /** A context rebuilt from prompt text (legacy hosts). Forgeable: never use it to authorize. */

@@ -17,6 +17,7 @@ export type {
   BuzzChannelType,
   BuzzContext,
   BuzzDraftContext,
+  BuzzDraftEvent,
   BuzzEnvelopeContext,
   BuzzEvent,
   BuzzIdentifiedEvent,

@@ -48,6 +48,7 @@ export interface BuzzTurn<C extends BuzzContext = BuzzContext> {
   /**
    * Cancelled events of a Steer/Interrupt merge (`context.cancelledEvents`) this turn took over
    * because their own turn never finished them: act on them too. Without a deduper, all of them.
+   * A restart re-prompt (the interrupted turn sent again, no new event) has only these.
    */
   readonly carried: readonly BuzzEvent[];
 }
@@ -144,8 +145,9 @@ export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
  * Answers the wrapper gives itself (the handler is not called):
  * - a read that fails (tampered, too weak for `minTrust`, malformed): `stopReason: 'refusal'`;
  * - no Buzz context under `missing: 'refuse'`: `stopReason: 'refusal'` with code `no_buzz_context`;
- * - every event already handled, and nothing carried over from a cancelled turn (a redelivery):
- *   `stopReason: 'end_turn'`, outcome `all-seen`;
+ * - every event already handled, and nothing carried over from a cancelled turn (a redelivery, or
+ *   a restart re-prompt whose interrupted turn finished its events): `stopReason: 'end_turn'`,
+ *   outcome `all-seen`;
  * - `session/cancel` before the handler started: `stopReason: 'cancelled'`;
  * - events still in flight in another turn after `heldWaitMs`: a JSON-RPC error carrying
  *   `dedup_events_held` (outcome `held` to `onOutcome`), so the host retries the prompt.
@@ -230,9 +232,10 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
           }
           ({ fresh, seen, carried } = claimed);
         }
-        if (fresh.length === 0 && carried.length === 0 && seen.length > 0) {
+        const notTaken = alreadyTaken(context, fresh, seen, carried);
+        if (notTaken > 0) {
           await turn.release();
-          return answer(params, 'end_turn', { outcome: 'all-seen', seen: seen.length });
+          return answer(params, 'end_turn', { outcome: 'all-seen', seen: notTaken });
         }
         buzz = { context, keys: keysOf(context), fresh, seen, carried };
       }
@@ -286,4 +289,19 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
   };
 
   return { prompt, cancel };
+}
+
+/**
+ * How many events a turn with nothing to act on leaves to others (0 when it has work, or names no
+ * events): the delivery's seen events, and its cancelled ones handled elsewhere. A restart
+ * re-prompt carries only cancelled events, so once their own turn finished them it has no work.
+ */
+function alreadyTaken(
+  context: BuzzContext,
+  fresh: readonly BuzzEvent[],
+  seen: readonly BuzzEvent[],
+  carried: readonly BuzzEvent[],
+): number {
+  if (fresh.length > 0 || carried.length > 0) return 0;
+  return seen.length + context.cancelledEvents.length;
 }

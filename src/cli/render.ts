@@ -44,7 +44,10 @@ function wrapped(label: string, text: string): string[] {
 
 function eventRows(title: string, events: readonly EventReport[]): string[] {
   return events.flatMap((event, index) => [
-    row(`${title} ${String(index + 1)}`, `kind ${event.kind === null ? '?' : String(event.kind)}, ${event.time}`),
+    row(
+      `${title} ${String(index + 1)}`,
+      `kind ${event.kind === null ? '?' : String(event.kind)}, ${event.time ?? 'time ?'}`,
+    ),
     row('id', event.id ?? '(not rendered)', 4),
     row('sender', event.sender, 4),
     row('', event.npub, 4),

@@ -21,10 +21,10 @@ export interface EventReport {
   readonly npub: string;
   /** Nostr kind, or `null` where the source does not say. */
   readonly kind: number | null;
-  /** Unix seconds. */
-  readonly createdAt: number;
-  /** `createdAt` as an ISO 8601 UTC time. */
-  readonly time: string;
+  /** Unix seconds, or `null` where the source does not say (PR #7063 drafts). */
+  readonly createdAt: number | null;
+  /** `createdAt` as an ISO 8601 UTC time, or `null` with it. */
+  readonly time: string | null;
 }
 
 /** Everything `inspect` says about one prompt. */
@@ -66,7 +66,7 @@ function eventReport(event: BuzzEvent): EventReport {
     npub: npubOf(event.sender),
     kind: event.kind,
     createdAt: event.createdAt,
-    time: isoTime(event.createdAt),
+    time: event.createdAt === null ? null : isoTime(event.createdAt),
   };
 }
 

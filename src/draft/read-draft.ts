@@ -1,12 +1,17 @@
 /**
- * Reads the draft shape into a {@link BuzzDraftContext} (`trust: 'asserted'`).
+ * Reads a draft `_meta.buzz` (any dialect, see schema.ts) into a {@link BuzzDraftContext}
+ * (`trust: 'asserted'`).
  */
-import type { BuzzDraftContext, BuzzIdentifiedEvent } from '../context.js';
-import type { BuzzMetaError } from '../errors.js';
+import type { BuzzDraftContext, BuzzDraftEvent } from '../context.js';
+import { BuzzMetaError, pointer } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
 import { checkInputBounds } from '../input-bounds.js';
 import { BUZZ_PATH, checkArrayLength, parseWith, plusZero, reportUnknownKeys } from '../schema-kit.js';
+import { readChannelType } from './channel-type.js';
 import { DRAFT_KEYS, type DraftMeta, draftParser } from './schema.js';
+
+/** What every draft dialect carries at its root. */
+const ROOT_FIELDS = ['channelId', 'events'] as const;
 
 /** Checks and normalizes a draft-shaped `_meta.buzz`. */
 export function readDraft(
@@ -14,6 +19,7 @@ export function readDraft(
   limits: BuzzLimits,
 ): { ok: true; context: BuzzDraftContext } | { ok: false; error: BuzzMetaError } {
   const tooLong =
+    missingRootFields(raw) ??
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
     checkArrayLength(raw, 'cancelledEvents', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
     checkInputBounds(raw, limits);
@@ -31,13 +37,16 @@ export function readDraft(
       reportUnknownKeys(event, DRAFT_KEYS.event, [...BUZZ_PATH, list, index], diagnostics);
     });
   }
+  const type = readChannelType(draft.channelType);
+  if (type.diagnostic !== undefined) diagnostics.push(type.diagnostic);
   return {
     ok: true,
     context: {
       source: 'meta-draft',
       trust: 'asserted',
       channelId: draft.channelId,
-      channelType: draft.channelType,
+      channelType: type.channelType,
+      ...(type.hostChannelType === undefined ? {} : { hostChannelType: type.hostChannelType }),
       events: draft.events.map(toEvent),
       cancelledEvents: (draft.cancelledEvents ?? []).map(toEvent),
       diagnostics,
@@ -45,6 +54,30 @@ export function readDraft(
   };
 }
 
-function toEvent(event: DraftMeta['events'][number]): BuzzIdentifiedEvent {
-  return { id: event.id, sender: event.sender, kind: plusZero(event.kind), createdAt: plusZero(event.createdAt) };
+/**
+ * A versionless `_meta.buzz` without `channelId` or `events` matches no dialect: one message that
+ * names every missing field, at the first one's path.
+ */
+function missingRootFields(raw: unknown): BuzzMetaError | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const missing = ROOT_FIELDS.filter((field) => !Object.hasOwn(raw, field));
+  const [first] = missing;
+  if (first === undefined) return undefined;
+  return BuzzMetaError.of(
+    'invalid_draft',
+    pointer([...BUZZ_PATH, first]),
+    `_meta.buzz has no "version", so it is read as a draft, and it lacks ${missing.join(' and ')}: ` +
+      'every draft dialect (the proposal, PR #4751, PR #7063) carries channelId and events',
+  );
+}
+
+function toEvent(event: DraftMeta['events'][number]): BuzzDraftEvent {
+  // The schema guarantees a sender or an authorPubkey, and that both agree when both are present.
+  const sender = event.sender ?? event.authorPubkey ?? '';
+  return {
+    id: event.id,
+    sender,
+    kind: event.kind === undefined ? null : plusZero(event.kind),
+    createdAt: event.createdAt === undefined ? null : plusZero(event.createdAt),
+  };
 }

@@ -1,18 +1,70 @@
 /**
- * The unsigned draft shape from the original `_meta.buzz` proposal: what the transport asserts,
- * not what anyone proved. Unknown keys are tolerated (forward compatibility) and never copied.
+ * The unsigned draft `_meta.buzz`, in every dialect hosts send: the original proposal's
+ * (`channelType` `channel`/`dm`; events `{id, sender, kind, createdAt}`), block/buzz PR #4751's
+ * (the same events; `channelType` the host's own `dm`/`private`/`stream`/`unknown`, or omitted) and
+ * PR #7063's (events `{id, authorPubkey}`, no kind, time or channel type). What the transport
+ * asserts, not what anyone proved. Ids, pubkeys and the channel UUID are as strict in every dialect;
+ * `channelType` is descriptive, so any string reads (read-draft.ts maps it). Unknown keys are
+ * tolerated (forward compatibility) and never copied.
  */
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
 import { hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
 
+/** What an event of the proposal and PR #4751 carries besides its id and sender. */
+const SENDER_FIELDS = ['kind', 'createdAt'] as const;
+
 /** Builds the draft schema for the given limits. */
 export function buildDraftSchema(limits: BuzzLimits) {
-  const event = z.object({ id: hex64, sender: hex64, kind: nostrKind, createdAt: unixSeconds });
+  const event = z
+    .object({
+      id: hex64,
+      sender: hex64.optional(),
+      authorPubkey: hex64.optional(),
+      kind: nostrKind.optional(),
+      createdAt: unixSeconds.optional(),
+    })
+    .superRefine((value, context) => {
+      if (value.authorPubkey !== undefined) {
+        // PR #7063's event: the author is the sender; kind and time may be absent.
+        if (value.sender !== undefined && value.sender !== value.authorPubkey) {
+          context.addIssue({
+            code: 'custom',
+            path: ['authorPubkey'],
+            message: 'sender and authorPubkey name different pubkeys',
+          });
+        }
+        return;
+      }
+      if (value.sender === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['sender'],
+          message:
+            'an event needs sender, kind and createdAt (the proposal, PR #4751) or authorPubkey (PR #7063); it has neither sender nor authorPubkey',
+        });
+        return;
+      }
+      for (const field of SENDER_FIELDS) {
+        if (value[field] === undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `an event with sender and no authorPubkey (the proposal, PR #4751) carries id, sender, kind and createdAt; it lacks ${field}`,
+          });
+        }
+      }
+    })
+    .meta({
+      anyOf: [{ required: ['sender', 'kind', 'createdAt'] }, { required: ['authorPubkey'] }],
+      description:
+        'An event of the proposal or PR #4751 ({id, sender, kind, createdAt}) or of PR #7063 ({id, authorPubkey}, ' +
+        'kind and createdAt optional); when both sender and authorPubkey are present they must be equal.',
+    });
   return z
     .object({
       channelId: uuid,
-      channelType: z.enum(['channel', 'dm']),
+      channelType: z.string().optional(),
       events: z.array(event).max(limits.maxEvents, { error: tooMany(limits) }),
       cancelledEvents: z
         .array(event)
@@ -23,8 +75,9 @@ export function buildDraftSchema(limits: BuzzLimits) {
       id: 'BuzzMetaDraft',
       title: 'Buzz _meta.buzz draft shape',
       description:
-        'Unsigned channel and sender facts from the original _meta.buzz proposal (no version key). ' +
-        'Unknown keys may appear and are ignored by readers.',
+        'Unsigned channel and sender facts (no version key), in the dialect of the original _meta.buzz proposal, ' +
+        'block/buzz PR #4751 (channelType dm/private/stream/unknown, or absent) or PR #7063 (events {id, authorPubkey}). ' +
+        'Unknown keys may appear and are ignored by readers; an unknown channelType string reads as unknown.',
     });
 }
 
@@ -35,10 +88,10 @@ function tooMany(limits: BuzzLimits): string {
 /** The draft as the schema types it. */
 export type DraftMeta = z.infer<ReturnType<typeof buildDraftSchema>>;
 
-/** Keys the draft defines, for unknown-key diagnostics. */
+/** Keys the draft dialects define, for unknown-key diagnostics. */
 export const DRAFT_KEYS = {
   root: new Set(['channelId', 'channelType', 'events', 'cancelledEvents']),
-  event: new Set(['id', 'sender', 'kind', 'createdAt']),
+  event: new Set(['id', 'sender', 'authorPubkey', 'kind', 'createdAt']),
 } as const;
 
 const schemas = limitedSchemas(buildDraftSchema);

@@ -23,14 +23,21 @@ export function assemble(
   if (isFailure(turn)) return turn;
   const section = turn.current;
   const cancelledSection = turn.cancelled;
+  // A restart re-prompt alone carries only the interrupted turn: its events are the cancelled ones.
+  const restartOnly = section === undefined;
   for (const read of sections) diagnostics.push(...read.diagnostics);
-  const scraped = section.events;
+  if (restartOnly) {
+    diagnostics.push(
+      "a restart re-prompt: the interrupted turn's events are in cancelledEvents, and no new event came",
+    );
+  }
+  const scraped = section?.events ?? [];
   const cancelled = cancelledSection?.events ?? [];
   const bounded = checkLimits(scraped, limits) ?? checkLimits(cancelled, limits);
   if (bounded !== undefined) return bounded;
 
   // Ids, channel and senders are what stores and partitions keep: copies that do not pin the prompt.
-  const channelId = ownCopy(scraped[0]?.channel.id ?? '');
+  const channelId = ownCopy((scraped[0] ?? cancelled[0])?.channel.id ?? '');
   for (const event of [...scraped, ...cancelled]) {
     if (event.channel.id !== channelId) return fail('invalid', 'the events name different channels');
   }
@@ -40,7 +47,9 @@ export function assemble(
   if (context !== undefined && context.channel === undefined) {
     diagnostics.push('the context section has no readable Channel line');
   }
-  const channelName = context?.channel?.name ?? scraped.find((event) => event.channel.name !== undefined)?.channel.name;
+  const channelName =
+    context?.channel?.name ??
+    [...scraped, ...cancelled].find((event) => event.channel.name !== undefined)?.channel.name;
   const events = scraped.map(toBuzzEvent);
   const senders = new Set(events.map((event) => event.sender)).size;
   if (senders > 1) diagnostics.push(`${senders} distinct senders in this delivery`);

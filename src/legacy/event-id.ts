@@ -15,7 +15,14 @@ import { nodeCrypto } from '../deferred.js';
 import type { RenderedTags } from './fields.js';
 import type { LineText } from './line-text.js';
 
-/** Characters that may still be hashed during one scrape. */
+/**
+ * What one id check is charged beyond the characters it hashes: less than the text of the
+ * smallest rich block, so a real batch stays within its budget, while forged ends cost their
+ * share of it however short they are.
+ */
+const CHECK_COST = 256;
+
+/** Characters that may still be hashed during one scrape (each id check also costs {@link CHECK_COST}). */
 export class HashBudget {
   private left: number;
 
@@ -69,6 +76,8 @@ export class IdChecker {
    * `tagsLine`; `undefined` when the budget ran out.
    */
   matches(tags: RenderedTags, tagsLine: number): boolean | undefined {
+    // Each check costs about as much as hashing a few hundred characters, whatever it hashes.
+    if (!this.budget.take(CHECK_COST)) return undefined;
     const tagsJson = JSON.stringify(tags);
     let stream = this.streams.get(tagsJson);
     if (stream === undefined) {

@@ -5,6 +5,7 @@
  */
 import { isHex64, UUID_PATTERN } from '../hex.js';
 import { toHexPubkey } from '../npub.js';
+import { isTagsJson } from './tags-json.js';
 
 /** The value after `label` when `line` starts with it, else `undefined`. */
 export function fieldValue(line: string | undefined, label: string): string | undefined {
@@ -191,17 +192,8 @@ export type RenderedTags = readonly (readonly string[])[];
 
 /** Parses a `Tags:` value; `undefined` unless it is exactly a JSON array of string arrays. */
 export function parseTags(value: string): RenderedTags | undefined {
-  if (!value.startsWith('[') || !value.endsWith(']')) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-  // Text that starts with `[` and parses is an array.
-  for (const tag of parsed as unknown[]) {
-    if (!Array.isArray(tag)) return undefined;
-    for (const item of tag as unknown[]) if (typeof item !== 'string') return undefined;
-  }
-  return parsed as RenderedTags;
+  // Checked by structure first: content may hold many lines like a Tags line, and a throwing
+  // JSON.parse costs far more than a look at each character. What passes parses, to arrays of strings.
+  if (!value.startsWith('[') || !value.endsWith(']') || !isTagsJson(value)) return undefined;
+  return JSON.parse(value) as RenderedTags;
 }

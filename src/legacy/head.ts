@@ -11,10 +11,8 @@ import {
   parseChannelDisplay,
   parseKind,
   parseRichSender,
-  parseTags,
   parseTime,
   type RenderedSender,
-  type RenderedTags,
   type SenderProblem,
 } from './fields.js';
 import { isHex64 } from '../hex.js';
@@ -79,15 +77,13 @@ const MAX_SEEN_SENDERS = 4;
 /**
  * The `Channel:` and `From:` values already read in one section, and what they parsed to: every
  * block of a delivery names the same channel and one of a few senders, and reading them again
- * costs more than the rest of a head (and the same for tags). Values are compared whole, so a hit is the same text and
+ * costs more than the rest of a head. Values are compared whole, so a hit is the same text and
  * therefore the same answer. One per section, dropped with it: it keeps no prompt text alive.
  */
 export class SeenFields {
   private channelText: string | undefined;
   private channel: ChannelDisplay | undefined;
   private readonly senders: { readonly text: string; readonly sender: RenderedSender | SenderProblem }[] = [];
-  private tagsLine: string | undefined;
-  private tags: RenderedTags | undefined;
 
   /** {@link parseChannelDisplay}, remembered. */
   channelOf(text: string): ChannelDisplay | undefined {
@@ -109,18 +105,6 @@ export class SeenFields {
     // Stryker disable next-line ConditionalExpression,EqualityOperator: remembering fewer only costs time
     if (this.senders.length < MAX_SEEN_SENDERS) this.senders.push({ text, sender });
     return sender;
-  }
-
-  /**
-   * The tags of a `Tags: ` line, if its value parses, remembered for the last line asked: the
-   * events of a channel often carry the same tags. The answer is only read (a context gets copies).
-   */
-  tagsOf(line: string): RenderedTags | undefined {
-    // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
-    if (line === this.tagsLine) return this.tags;
-    this.tagsLine = line;
-    this.tags = parseTags(line.slice(6));
-    return this.tags;
   }
 }
 

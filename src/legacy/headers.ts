@@ -25,6 +25,11 @@ export interface SectionHeader {
   readonly close?: string;
   /** True for a merge header (its section belongs to a Steer/Interrupt merge). */
   readonly merge: boolean;
+  /**
+   * True for the kept-session re-prompt's frame (`<your-interrupted-turn-was-handling>`): after a
+   * harness restart it is sent alone, the interrupted turn's events and no new ones.
+   */
+  readonly restart?: true;
 }
 
 const EM = ' \u2014 ';
@@ -50,11 +55,14 @@ const MERGE_MULTI = [
   `[New request${EM}supersedes previous${EM}`,
 ];
 
+/** The frame of the kept-session re-prompt. */
+const RESTART_FRAME = 'your-interrupted-turn-was-handling';
+
 /** XML merge frames (V5), by element name. */
 const XML_MERGE: Readonly<Record<string, SectionRole>> = {
   'what-you-were-working-on': 'prior',
   'previous-request-interrupted-before-completion': 'prior',
-  'your-interrupted-turn-was-handling': 'prior',
+  [RESTART_FRAME]: 'prior',
   'new-message-arrived-while-you-were-working': 'events',
   'new-request-supersedes-previous': 'events',
 };
@@ -116,7 +124,9 @@ function xmlHeader(line: string): SectionHeader | undefined {
       : { era: 'v5', role: 'events', form: 'chunks', close, ...declared, merge: false };
   }
   const role = Object.hasOwn(XML_MERGE, name) ? XML_MERGE[name] : undefined;
-  return role === undefined ? undefined : { era: 'v5', role, form: 'chunks', close, ...declared, merge: true };
+  if (role === undefined) return undefined;
+  const restart = name === RESTART_FRAME ? { restart: true as const } : {};
+  return { era: 'v5', role, form: 'chunks', close, ...declared, merge: true, ...restart };
 }
 
 /**

@@ -13,11 +13,10 @@ import { contentOf, type EventHead, readHead, type SeenFields, startsRichBlock }
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
 import { asUndecided, fail, type Failure, isFailure, type Mutable, type ScrapedEvent, undecided } from './outcome.js';
-import type { Candidate, Continuation, SectionEnds } from './section-ends.js';
+import type { Continuation, EndCursor, SectionEnds } from './section-ends.js';
 
-/** A candidate whose tags parse, and its place in the list it was taken from. */
+/** A candidate whose tags parse. */
 interface ParsedEnd {
-  readonly index: number;
   readonly tagsLine: number;
   readonly tags: RenderedTags;
   readonly continuation: Continuation;
@@ -54,22 +53,9 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
 }
 
 function readBlock(frame: ChunkFrame, at: number): ChunkRead | Failure {
-  const { text, ends, seen } = frame;
-  const head = readHead(text, at, 'rich', seen);
+  const { text, ends } = frame;
+  const head = readHead(text, at, 'rich', frame.seen);
   if ('problem' in head) return fail('invalid', head.problem);
-  let candidates = ends.after(head.contentLine, frame.nextSeparator, frame.mayEnd);
-  let only = nextParsed(text, seen, candidates, 0);
-  if (only === undefined) {
-    // The header may overstate the count: with no separator where the next block would start,
-    // this block is the last one. (Only then: the real end is among the candidates of a true frame.)
-    // A separator there with no block start after it is no such case: the text is broken.
-    if (frame.nextSeparator !== undefined && ends.separatorFollows(head.contentLine, frame.nextSeparator, seen)) {
-      return fail('invalid', 'an event separator is not followed by an event block');
-    }
-    candidates = ends.after(head.contentLine, undefined, true);
-    only = nextParsed(text, seen, candidates, 0);
-  }
-  if (only === undefined) return fail('invalid', 'an event block has no Tags line where its section expects one');
   const checker = new IdChecker(
     text,
     {
@@ -82,59 +68,67 @@ function readBlock(frame: ChunkFrame, at: number): ChunkRead | Failure {
     },
     frame.budget,
   );
-  if (nextParsed(text, seen, candidates, only.index + 1) === undefined) {
-    // One possible end, and still checked: the id covers the kind, sender, time, content and tags
-    // the block renders, so a name with a newline that moved a field cannot go unnoticed.
-    const matches = checker.matches(only.tags, only.tagsLine);
-    if (matches === undefined) return outOfBudget();
-    if (!matches) return fail('invalid', 'an event block does not hash to its Event ID');
-    return chunkRead(text, head, only);
+  let search = searchEnds(frame, head, checker, ends.after(head.contentLine, frame.nextSeparator, frame.mayEnd));
+  if (search.parsed === 0) {
+    // The header may overstate the count: with no separator where the next block would start,
+    // this block is the last one. (Only then: the real end is among the candidates of a true frame.)
+    // A separator there with no block start after it is no such case: the text is broken.
+    if (frame.nextSeparator !== undefined && ends.separatorFollows(head.contentLine, frame.nextSeparator)) {
+      return fail('invalid', 'an event separator is not followed by an event block');
+    }
+    search = searchEnds(frame, head, checker, ends.after(head.contentLine, undefined, true));
   }
-  // Several possible ends: the one whose fields hash to the rendered id, in line order (a forged
-  // end cannot produce it without a sha256 preimage). An end followed by a block whose head does
-  // not read is skipped: were it the host's, no other end could hash to the id, and the read fails.
-  for (
-    let end = nextParsed(text, seen, candidates, 0, true);
-    end !== undefined;
-    end = nextParsed(text, seen, candidates, end.index + 1, true)
-  ) {
-    const matches = checker.matches(end.tags, end.tagsLine);
-    if (matches === undefined) return outOfBudget();
-    if (matches) return chunkRead(text, head, end);
-  }
+  if (search.end !== undefined) return chunkRead(text, head, search.end);
+  if (search.failure !== undefined) return search.failure;
+  if (search.parsed === 0) return fail('invalid', 'an event block has no Tags line where its section expects one');
+  if (search.parsed === 1) return fail('invalid', 'an event block does not hash to its Event ID');
   return fail('ambiguous', 'an event block has several possible ends and none matches its event id');
 }
 
-function outOfBudget(): Failure {
-  return undecided('ambiguous', 'too many possible event boundaries to check against their event ids');
+/** What a search found: the end, or how many candidates parsed and why it stopped, if not for want of candidates. */
+interface Search {
+  readonly end?: ParsedEnd;
+  readonly parsed: number;
+  readonly failure?: Failure;
 }
 
 /**
- * The first candidate from `from` on whose tags parse; when `readable`, also one that ends the
- * section or is followed by a block whose whole head reads (the head is read before the tags are parsed).
+ * The first candidate, in line order, whose tags parse and whose reading hashes to the rendered
+ * id (a forged end cannot produce it without a sha256 preimage). The real end is always a
+ * candidate, and the ends before it lie in the block's own content: a real block stops there, so
+ * blocks share no work. An end followed by a block whose head does not read is not hashed: were
+ * it the host's, no other end could hash to the id, and the read fails. Past
+ * {@link MAX_ENDS_PER_BLOCK} candidates the search gives up, undecided.
  */
-function nextParsed(
-  text: LineText,
-  seen: SeenFields,
-  candidates: readonly Candidate[],
-  from: number,
-  readable = false,
-): ParsedEnd | undefined {
-  for (let index = from; ; index++) {
-    const candidate = candidates[index];
-    if (candidate === undefined) return undefined;
+function searchEnds(frame: ChunkFrame, head: EventHead, checker: IdChecker, cursor: EndCursor): Search {
+  const { text, ends, seen } = frame;
+  let parsed = 0;
+  for (let candidate = cursor.next(); candidate !== undefined; candidate = cursor.next()) {
     const { tagsLine, continuation } = candidate;
-    if (
-      readable &&
-      continuation.type === 'separator' &&
-      'problem' in readHead(text, continuation.block, 'rich', seen)
-    ) {
-      continue;
+    const tags = ends.tagsAt(tagsLine);
+    if (tags === undefined) continue;
+    if (++parsed > MAX_ENDS_PER_BLOCK) {
+      return { parsed, failure: undecided('ambiguous', 'an event block has more possible ends than are checked') };
     }
-    const tags = seen.tagsOf(text.line(tagsLine) ?? '');
-    if (tags !== undefined) return { index, tagsLine, tags, continuation };
+    if (continuation.type === 'separator' && 'problem' in readHead(text, continuation.block, 'rich', seen)) continue;
+    const matches = checker.matches(tags, tagsLine);
+    if (matches === undefined) {
+      return {
+        parsed,
+        failure: undecided('ambiguous', 'too many possible event boundaries to check against their event ids'),
+      };
+    }
+    if (matches) return { end: { tagsLine, tags, continuation }, parsed };
   }
+  return { parsed };
 }
+
+/**
+ * Candidate ends (whose tags parse) one block may have: a real block has its own and those its
+ * message quotes. More is text no host renders (a message quoting a large log might): the read
+ * fails as ambiguous instead of reading every forged block head.
+ */
+const MAX_ENDS_PER_BLOCK = 64;
 
 function chunkRead(text: LineText, head: EventHead, end: ParsedEnd): ChunkRead | Failure {
   // Chat events carry `["h", channel]`; the Channel line is not hashed, so this is what ties it to the event.

@@ -74,8 +74,9 @@ function scrape(prompt: unknown, limits: BuzzLimits): BuzzScrapedContext {
       'the prompt text is longer than the limits allow for any delivery',
     );
   }
-  // Each real boundary is hashed about once; forged ones may cost a few times more, then reading stops.
-  const budget = new HashBudget(4 * found.length + 1_048_576);
+  // Each real block is checked once (its content and a fixed cost below a block's length: less than
+  // the text's length in all); forged ends may cost as much again, then reading stops.
+  const budget = new HashBudget(2 * found.length + 65_536);
   const texts = found.blocks.map((block) => ({ index: block.index, text: new LineText(block.text) }));
   const diagnostics: string[] = [];
   const perBlock = texts.filter((block) => sectionHeader(block.text.line(0) ?? '') !== undefined);

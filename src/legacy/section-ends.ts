@@ -11,7 +11,8 @@
  * separators without forged block starts adds no candidate and costs a look at a few characters
  * each; no message can hide a real end. The section's own end is found from the `Tags:` lines.
  */
-import { EVENT_ID_LINE_LENGTH, type SeenFields, startsRichBlock } from './head.js';
+import { parseTags, type RenderedTags } from './fields.js';
+import { EVENT_ID_LINE_LENGTH, startsRichBlock } from './head.js';
 import { separatorNumberIn } from './headers.js';
 import type { LineText } from './line-text.js';
 
@@ -42,8 +43,8 @@ export type SectionEnd = (after: number) => SectionEndAt | undefined;
 
 /**
  * A line that could end an event block: a `Tags:` line followed by structure. It is a candidate
- * only if its value parses as tags too; that is checked when a block looks at it, so a flood of
- * forged ends is not parsed line by line.
+ * only if its value parses as tags too; that is checked when a block looks at it (once per line,
+ * see {@link SectionEnds.tagsAt}), so a flood of forged ends is not parsed line by line.
  */
 export interface Candidate {
   readonly tagsLine: number;
@@ -61,6 +62,11 @@ const CHANNEL = 'Channel: ';
  */
 export class SectionEnds {
   private readonly byNext = new Map<number, Candidate[]>();
+  /** The tags of each Tags line asked about, `null` when they do not parse. */
+  private readonly parsed = new Map<number, RenderedTags | null>();
+  /** The last Tags value parsed, and its tags: the events of a channel often carry the same tags. */
+  private lastValue: string | undefined;
+  private lastTags: RenderedTags | undefined;
 
   /** Candidates after line `from`; `sectionEnd` says where the section may end. */
   constructor(
@@ -104,22 +110,33 @@ export class SectionEnds {
     else list.push(candidate);
   }
 
-  /** The candidates after `line` followed by separator `nextSeparator`, or by the end when `mayEnd`, in order. */
-  after(line: number, nextSeparator: number | undefined, mayEnd: boolean): readonly Candidate[] {
+  /**
+   * The candidates after `line` followed by separator `nextSeparator`, or by the end when `mayEnd`,
+   * in line order, one at a time: nothing is copied, so a block that stops at its first candidate
+   * costs two binary searches whatever the section holds.
+   */
+  after(line: number, nextSeparator: number | undefined, mayEnd: boolean): EndCursor {
     // Stryker disable next-line ConditionalExpression: no candidate is filed under `undefined`, the same empty list
-    const separated = nextSeparator === undefined ? [] : tailAfter(this.byNext.get(nextSeparator), line);
-    const ending = mayEnd ? tailAfter(this.byNext.get(0), line) : [];
-    // In line order: the id check feeds one running hash forward from candidate to candidate.
-    const merged: Candidate[] = [];
-    let e = 0;
-    for (const candidate of separated) {
-      // Stryker disable next-line EqualityOperator: one Tags line is in one list only, never both
-      for (let next = ending[e]; next !== undefined && next.tagsLine < candidate.tagsLine; next = ending[++e]) {
-        merged.push(next);
-      }
-      merged.push(candidate);
+    const separated = nextSeparator === undefined ? NONE : (this.byNext.get(nextSeparator) ?? NONE);
+    const ending = mayEnd ? (this.byNext.get(0) ?? NONE) : NONE;
+    return new EndCursor(separated, firstAfter(separated, line), ending, firstAfter(ending, line));
+  }
+
+  /**
+   * The tags of the `Tags:` line at `tagsLine`, or `undefined` when its value does not parse:
+   * each line is parsed at most once per section, however many blocks ask.
+   */
+  tagsAt(tagsLine: number): RenderedTags | undefined {
+    const known = this.parsed.get(tagsLine);
+    if (known !== undefined) return known ?? undefined;
+    const value = this.text.text.slice(tagsLine + TAGS.length - 1, this.text.lineEnd(tagsLine));
+    // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
+    if (value !== this.lastValue) {
+      this.lastValue = value;
+      this.lastTags = parseTags(value);
     }
-    return merged.concat(ending.slice(e));
+    this.parsed.set(tagsLine, this.lastTags ?? null);
+    return this.lastTags;
   }
 
   /**
@@ -128,14 +145,14 @@ export class SectionEnds {
    * simply the last one. The Tags lines are searched again, and only until one is found: this
    * runs at most once per section (a block without a candidate fails or ends its section).
    */
-  separatorFollows(line: number, number: number, seen: SeenFields): boolean {
+  separatorFollows(line: number, number: number): boolean {
     const text = this.text;
     for (let tagsLine = text.nextLineStartingWith(TAGS, line); tagsLine !== -1;) {
       const blank = afterTags(text, tagsLine);
       if (
         text.isBlank(blank) &&
         separatorNumberIn(text.text, blank + 1, text.lineEnd(blank + 1), true) === number &&
-        seen.tagsOf(text.line(tagsLine) ?? '') !== undefined
+        this.tagsAt(tagsLine) !== undefined
       ) {
         return true;
       }
@@ -174,9 +191,41 @@ function separatedEnd(
   return { tagsLine, continuation: { type: 'separator', number, line, block } };
 }
 
-/** The candidates of a sorted list whose Tags line comes after `line`. */
-function tailAfter(list: readonly Candidate[] | undefined, line: number): readonly Candidate[] {
-  if (list === undefined) return [];
+const NONE: readonly Candidate[] = [];
+
+/**
+ * Candidates of two lists sorted by line, merged in line order as they are read: the id check
+ * feeds one running hash forward from candidate to candidate.
+ */
+export class EndCursor implements Iterable<Candidate> {
+  /** Reads `separated` from `i` and `ending` from `j` on. */
+  constructor(
+    private readonly separated: readonly Candidate[],
+    private i: number,
+    private readonly ending: readonly Candidate[],
+    private j: number,
+  ) {}
+
+  /** The next candidate in line order, or `undefined` after the last. */
+  next(): Candidate | undefined {
+    const separated = this.separated[this.i];
+    const ending = this.ending[this.j];
+    // Stryker disable next-line EqualityOperator: one Tags line is in one list only, never both
+    if (separated !== undefined && (ending === undefined || separated.tagsLine < ending.tagsLine)) {
+      this.i++;
+      return separated;
+    }
+    if (ending !== undefined) this.j++;
+    return ending;
+  }
+
+  *[Symbol.iterator](): Iterator<Candidate> {
+    for (let candidate = this.next(); candidate !== undefined; candidate = this.next()) yield candidate;
+  }
+}
+
+/** The index of the first candidate of a sorted list whose Tags line comes after `line`. */
+function firstAfter(list: readonly Candidate[], line: number): number {
   let low = 0;
   let high = list.length;
   while (low < high) {
@@ -185,5 +234,5 @@ function tailAfter(list: readonly Candidate[] | undefined, line: number): readon
     if ((list[middle]?.tagsLine ?? 0) > line) high = middle;
     else low = middle + 1;
   }
-  return list.slice(low);
+  return low;
 }

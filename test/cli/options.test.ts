@@ -33,7 +33,7 @@ describe('the pinned key', () => {
 
 describe('verify', () => {
   test('a draft that fails to read fails the run (exit 1), not counted as a failed envelope', async () => {
-    const badDraft = JSON.stringify({ sessionId: 's', prompt: [], _meta: { buzz: { channelId: 'nope' } } });
+    const badDraft = JSON.stringify({ sessionId: 's', prompt: [], _meta: { buzz: { channelId: 'nope', events: [] } } });
     expect(await runCli(['verify', '--agent-pubkey', AGENT.npub], `${badDraft}\n${goodRequest}\n`)).toEqual({
       code: 1,
       stdout:

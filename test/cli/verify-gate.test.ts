@@ -39,7 +39,7 @@ describe('verify fails when a present _meta.buzz does not read', () => {
       code: 1,
       stdout: [
         'prompt 1 (line 1): verified',
-        'prompt 2 (line 2): FAILED invalid_draft at /_meta/buzz/channelId: Invalid input: expected string, received undefined',
+        'prompt 2 (line 2): FAILED invalid_draft at /_meta/buzz/channelId: _meta.buzz has no "version", so it is read as a draft, and it lacks channelId: every draft dialect (the proposal, PR #4751, PR #7063) carries channelId and events',
         '1/1 v1 envelopes verified, 1 unsigned _meta.buzz failed to read (invalid_draft)',
         '',
       ].join('\n'),
@@ -51,7 +51,7 @@ describe('verify fails when a present _meta.buzz does not read', () => {
     expect(await verify(rewritten)).toEqual({
       code: 1,
       stdout: [
-        'prompt 1 (line 1): FAILED invalid_draft at /_meta/buzz/channelId: Invalid input: expected string, received undefined',
+        'prompt 1 (line 1): FAILED invalid_draft at /_meta/buzz/channelId: _meta.buzz has no "version", so it is read as a draft, and it lacks channelId: every draft dialect (the proposal, PR #4751, PR #7063) carries channelId and events',
         'no v1 envelope in the input: nothing verified, 1 unsigned _meta.buzz failed to read (invalid_draft)',
         '',
       ].join('\n'),

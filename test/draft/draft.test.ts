@@ -5,12 +5,19 @@
 import { describe, expect, test } from 'vitest';
 import { readBuzzContext } from '../../src/index.js';
 import { AGENT } from '../support/keys.js';
-import { INVALID_DRAFTS, VALID_DRAFTS } from './cases.js';
+import {
+  INVALID_DRAFTS,
+  INVALID_PR4751_DRAFTS,
+  INVALID_PR7063_DRAFTS,
+  PR4751_DRAFTS,
+  PR7063_DRAFTS,
+  VALID_DRAFTS,
+} from './cases.js';
 
 const params = (buzz: unknown) => ({ sessionId: 's', prompt: [], _meta: { buzz } });
 
 describe('valid drafts read as meta-draft / asserted', () => {
-  test.each(VALID_DRAFTS)('$name', ({ buzz, expect: expected }) => {
+  test.each([...VALID_DRAFTS, ...PR4751_DRAFTS, ...PR7063_DRAFTS])('$name', ({ buzz, expect: expected }) => {
     if (!expected.ok) throw new Error('valid case');
     expect(readBuzzContext(params(buzz))).toEqual({ ok: true, context: expected.context });
     // A pinned key verifies envelopes; it never upgrades an unsigned draft.
@@ -26,11 +33,14 @@ describe('valid drafts read as meta-draft / asserted', () => {
 });
 
 describe('invalid drafts are refused with their exact code and path', () => {
-  test.each(INVALID_DRAFTS)('$name', ({ buzz, expect: expected }) => {
-    if (expected.ok) throw new Error('invalid case');
-    const read = readBuzzContext(params(buzz));
-    expect(read.ok ? 'ok' : [read.error.code, read.error.path]).toEqual([expected.code, expected.path]);
-  });
+  test.each([...INVALID_DRAFTS, ...INVALID_PR4751_DRAFTS, ...INVALID_PR7063_DRAFTS])(
+    '$name',
+    ({ buzz, expect: expected }) => {
+      if (expected.ok) throw new Error('invalid case');
+      const read = readBuzzContext(params(buzz));
+      expect(read.ok ? 'ok' : [read.error.code, read.error.path]).toEqual([expected.code, expected.path]);
+    },
+  );
 });
 
 test('a caller limit applies to drafts: maxEvents 1', () => {

@@ -62,8 +62,8 @@ describe.each(['envelope-valid.json', 'envelope-mutations.json', 'envelope-inval
   });
 });
 
-describe('draft.json', () => {
-  const vectors = load('draft.json');
+describe.each(['draft.json', 'draft-pr4751.json', 'draft-pr7063.json'])('%s', (file) => {
+  const vectors = load(file);
   test.each(
     [...(vectors.valid as ReadVector[]), ...(vectors.invalid as ReadVector[])].map((v) => [v.name, v] as const),
   )('%s', (_name, vector) => {

@@ -22,9 +22,12 @@ function setup(content: string, budget: number) {
   };
 }
 
-/** The characters the check charges: the JSON prefix up to the first content line, then each later piece plus its `\n`. */
+/** What every check costs beyond the characters it hashes. */
+const CHECK_COST = 256;
+
+/** What a first check charges: its fixed cost, the JSON prefix up to the first content line (later pieces add their `\n`). */
 function prefixLength(first: string): number {
-  return `[0,"${ALICE}",${T0},9,${JSON.stringify(TAGS)},"${first}`.length;
+  return CHECK_COST + `[0,"${ALICE}",${T0},9,${JSON.stringify(TAGS)},"${first}`.length;
 }
 
 test('a budget takes exactly what it has', () => {
@@ -47,6 +50,15 @@ test('later content lines are charged with their newline', () => {
   const exact = setup('one\ntwo\nthree', need);
   expect(exact.checker.matches(TAGS, exact.tagsLine)).toBe(true);
   const short = setup('one\ntwo\nthree', need - 1);
+  expect(short.checker.matches(TAGS, short.tagsLine)).toBeUndefined();
+});
+
+test('a second check of the same stream costs its fixed cost and what it adds', () => {
+  const { checker, text, tagsLine } = setup('one\ntwo', prefixLength('one') + CHECK_COST + 'two'.length + 1);
+  expect(checker.matches(TAGS, text.previous(tagsLine))).toBe(false);
+  expect(checker.matches(TAGS, tagsLine)).toBe(true);
+  const short = setup('one\ntwo', prefixLength('one') + CHECK_COST + 'two'.length);
+  expect(short.checker.matches(TAGS, short.text.previous(short.tagsLine))).toBe(false);
   expect(short.checker.matches(TAGS, short.tagsLine)).toBeUndefined();
 });
 

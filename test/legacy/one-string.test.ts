@@ -148,12 +148,8 @@ describe('one hash budget for every reading: spent is undecided, never lost', ()
     60_000,
   );
   test('the budget spent by a forged reading fails the read as ambiguous, whichever reading ran short', () => {
-    // The forged reading runs out first; the real one, checked after it, too.
-    const read = scrapePromptText(prompt(attack(400, 100).text));
-    expect(read.ok || [read.error.code, read.error.message]).toEqual([
-      'ambiguous_prompt_text',
-      '/prompt: too many possible event boundaries to check against their event ids',
-    ]);
+    const read = scrapePromptText(prompt(attack(60, 5000).text), { limits: { maxContentLength: 2_000_000 } });
+    expect(read.ok || read.error.code).toBe('ambiguous_prompt_text');
   });
   test('a reading that reads whole beside one left undecided is not taken', () => {
     // The forged section is checked first and spends what the real one needs only in part: the real

@@ -229,6 +229,20 @@ export function mergeSections(
   return [`${framing.prior}${chunks(cancelled, tag, block)}`, `${header}${chunks(events, tag, block)}`, note];
 }
 
+/**
+ * The kept-session re-prompt after a harness restart (X3): the journaled turn's events in a
+ * `<your-interrupted-turn-was-handling>` frame laid out like the other V5 frames, no new event
+ * section, then a note. The note's exact wording is not known; it starts as X3's does.
+ */
+export function restartSections(cancelled: readonly RenderEvent[], channel: RenderChannel, tag = '@mention'): string[] {
+  const name = 'your-interrupted-turn-was-handling';
+  const block = (event: RenderEvent): string => richBlock(event, channel);
+  return [
+    `<${name}${countAttribute(cancelled)}>${xmlChunks(cancelled, tag, block)}\n</${name}>`,
+    'Your previous turn was interrupted before it finished. Continue the work above.',
+  ];
+}
+
 /** Text blocks as an ACP prompt. */
 export function prompt(...texts: string[]): { type: 'text'; text: string }[] {
   return texts.map((text) => ({ type: 'text', text }));

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { type SectionEnd, SectionEnds } from '../../src/legacy/section-ends.js';
-import { SeenFields, startsRichBlock } from '../../src/legacy/head.js';
+import { startsRichBlock } from '../../src/legacy/head.js';
 import { separatorNumberIn } from '../../src/legacy/headers.js';
 import { LineText } from '../../src/legacy/line-text.js';
 import { numRuns } from '../support/fuzz.js';
@@ -172,17 +172,16 @@ test('whether a separator follows a Tags line, whatever comes after it', () => {
   const source = 'head\nTags: []\n\n--- Event 2 (x) ---\ngarbage\nTags: [bad\n\n--- Event 3 (x) ---\nmore';
   const text = new LineText(source);
   const sections = new SectionEnds(text, 0, sectionEndOf(text));
-  const seen = new SeenFields();
-  expect(sections.separatorFollows(0, 2, seen)).toBe(true);
+  expect(sections.separatorFollows(0, 2)).toBe(true);
   // After that Tags line; a number no separator has; a separator whose Tags line does not parse.
-  expect(sections.separatorFollows(5, 2, seen)).toBe(false);
-  expect(sections.separatorFollows(0, 4, seen)).toBe(false);
-  expect(sections.separatorFollows(0, 3, seen)).toBe(false);
+  expect(sections.separatorFollows(5, 2)).toBe(false);
+  expect(sections.separatorFollows(0, 4)).toBe(false);
+  expect(sections.separatorFollows(0, 3)).toBe(false);
   // With a Parsed line between; with no blank line.
   const parsed = new LineText('head\nTags: []\nParsed: y\n\n--- Event 2 (x) ---\n');
-  expect(new SectionEnds(parsed, 0, sectionEndOf(parsed)).separatorFollows(0, 2, seen)).toBe(true);
+  expect(new SectionEnds(parsed, 0, sectionEndOf(parsed)).separatorFollows(0, 2)).toBe(true);
   const joined = new LineText('head\nTags: []\n--- Event 2 (x) ---\n');
-  expect(new SectionEnds(joined, 0, sectionEndOf(joined)).separatorFollows(0, 2, seen)).toBe(false);
+  expect(new SectionEnds(joined, 0, sectionEndOf(joined)).separatorFollows(0, 2)).toBe(false);
 });
 
 test('a line after the Tags line is a Parsed line only when it starts with `Parsed: `', () => {
@@ -196,7 +195,7 @@ test('the candidates after a line, both kinds merged in line order, the line its
   const text = new LineText(source);
   const sections = new SectionEnds(text, 0, sectionEndOf(text));
   const lines = (line: number, separator: number | undefined, mayEnd: boolean) =>
-    sections.after(line, separator, mayEnd).map((candidate) => [candidate.tagsLine, candidate.continuation.type]);
+    [...sections.after(line, separator, mayEnd)].map((candidate) => [candidate.tagsLine, candidate.continuation.type]);
   // Tags lines at 5, 23 (before separator 2) and 141.
   expect(lines(-1, 2, true)).toEqual([
     [5, 'end'],
@@ -217,9 +216,11 @@ test('the candidates after a line, both kinds merged in line order, the line its
   // Two ends before the separator's candidate.
   const two = new LineText(`head\nTags: []\n\nNote: a\nTags: []\n\nNote: b\nTags: []\n\n--- Event 2 (x) ---\n${START}`);
   const twoEnds = new SectionEnds(two, 0, sectionEndOf(two));
-  expect(twoEnds.after(-1, 2, true).map((candidate) => [candidate.tagsLine, candidate.continuation.type])).toEqual([
-    [5, 'end'],
-    [23, 'end'],
-    [41, 'separator'],
-  ]);
+  expect([...twoEnds.after(-1, 2, true)].map((candidate) => [candidate.tagsLine, candidate.continuation.type])).toEqual(
+    [
+      [5, 'end'],
+      [23, 'end'],
+      [41, 'separator'],
+    ],
+  );
 });

@@ -34,7 +34,12 @@ function malformed(context: BuzzContext): string[] {
     events.forEach((event, i) => {
       if (event.id !== null || context.source !== 'prompt-text') hex(`${list}/${String(i)}/id`, event.id);
       hex(`${list}/${String(i)}/sender`, event.sender);
-      if (!Number.isSafeInteger(event.createdAt) || event.createdAt < 0) bad.push(`${list}/${String(i)}/createdAt`);
+      const createdAt = event.createdAt;
+      // Only a PR #7063 draft event has no time.
+      const timeless = createdAt === null && context.source === 'meta-draft';
+      if (!timeless && (createdAt === null || !Number.isSafeInteger(createdAt) || createdAt < 0)) {
+        bad.push(`${list}/${String(i)}/createdAt`);
+      }
     });
   }
   if (context.source === 'envelope-v1') {

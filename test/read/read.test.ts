@@ -33,7 +33,7 @@ describe('locating _meta.buzz', () => {
     ['buzz version 2', { _meta: { buzz: { ...draft, version: 2 } } }, 'unsupported_version'],
     ['buzz version "1"', { _meta: { buzz: { ...draft, version: '1' } } }, 'unsupported_version'],
     ['buzz version 1 with a draft body', { _meta: { buzz: { ...draft, version: 1 } } }, 'invalid_envelope'],
-    ['a broken draft', { _meta: { buzz: { ...draft, channelType: 'group' } } }, 'invalid_draft'],
+    ['a broken draft', { _meta: { buzz: { ...draft, channelType: 7 } } }, 'invalid_draft'],
   ])('%s → %s', (_, params, code) => {
     expect(codeOf(params)).toBe(code);
   });
@@ -85,6 +85,7 @@ describe('the draft shape', () => {
       trust: 'asserted',
       channelId: CHANNEL,
       channelType: 'channel',
+      hostChannelType: 'channel',
       events: [{ id: ID, sender: SENDER, kind: 9, createdAt: 1_785_840_000 }],
       cancelledEvents: [{ id: 'e'.repeat(64), sender: SENDER, kind: 9, createdAt: 5 }],
       diagnostics: [],

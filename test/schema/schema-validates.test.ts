@@ -99,17 +99,30 @@ describe('draft.json', () => {
     expect(validate(draftSchema, { ...draft, unknownFutureField: { deep: [1] } })).toEqual([]);
   });
 
-  it('rejects a missing channelType and a fractional kind', () => {
-    const bad = edited(draft, [['channelType'], REMOVE], [['events', 0, 'kind'], 9.5]);
-    expect(validate(draftSchema, bad)).toEqual(['/events/0/kind: expected integer', '/: missing channelType']);
+  it('accepts every dialect: no channelType, any channelType string, PR #7063 events', () => {
+    expect(validate(draftSchema, edited(draft, [['channelType'], REMOVE]))).toEqual([]);
+    expect(validate(draftSchema, edited(draft, [['channelType'], 'stream']))).toEqual([]);
+    const pr7063 = { channelId, events: [{ id: 'a'.repeat(64), authorPubkey: 'b'.repeat(64) }] };
+    expect(validate(draftSchema, pr7063)).toEqual([]);
   });
 
-  it('rejects a channel type outside the enum and a short sender', () => {
-    const bad = edited(draft, [['channelType'], 'group'], [['events', 0, 'sender'], 'b'.repeat(63)]);
+  it('rejects a fractional kind and an event of no dialect', () => {
+    const bad = edited(draft, [['events', 0, 'kind'], 9.5]);
+    expect(validate(draftSchema, bad)).toEqual(['/events/0/kind: expected integer']);
+    const noDialect = edited(draft, [['events', 0, 'createdAt'], REMOVE]);
+    expect(validate(draftSchema, noDialect)).toEqual(['/events/0: no anyOf branch']);
+    expect(validate(draftSchema, { channelId, events: [{ id: 'a'.repeat(64) }] })).toEqual([
+      '/events/0: no anyOf branch',
+    ]);
+  });
+
+  it('rejects a non-string channel type, a short sender and a missing events', () => {
+    const bad = edited(draft, [['channelType'], 7], [['events', 0, 'sender'], 'b'.repeat(63)]);
     expect(validate(draftSchema, bad)).toEqual([
-      '/channelType: not one of the enum values',
+      '/channelType: expected string',
       '/events/0/sender: too short',
       '/events/0/sender: pattern',
     ]);
+    expect(validate(draftSchema, { channelId })).toEqual(['/: missing events']);
   });
 });

@@ -105,6 +105,11 @@ describe('BuzzContext', () => {
       expectTypeOf(ctx).toEqualTypeOf<BuzzDraftContext>();
       expectTypeOf(ctx.trust).toEqualTypeOf<'asserted'>();
       expectTypeOf(ctx.events[0]?.id).toEqualTypeOf<string | undefined>();
+      // PR #7063 drafts carry no kind or time; PR #4751 drafts say unknown, and keep the host's value.
+      expectTypeOf(ctx.events[0]?.kind).toEqualTypeOf<number | null | undefined>();
+      expectTypeOf(ctx.events[0]?.createdAt).toEqualTypeOf<number | null | undefined>();
+      expectTypeOf(ctx.channelType).toEqualTypeOf<'dm' | 'channel' | 'unknown'>();
+      expectTypeOf(ctx.hostChannelType).toEqualTypeOf<string | undefined>();
     } else {
       expectTypeOf(ctx).toEqualTypeOf<BuzzScrapedContext>();
       expectTypeOf(ctx.trust).toEqualTypeOf<'scraped'>();
