@@ -2,7 +2,8 @@
  * The legacy scraper (issue 8), wired into `npm run bench` by bench/run.ts:
  *
  * - throughput: `scrapePromptText` of 10 KB, 100 KB and 1 MB V4 batches (context block + event
- *   batch, real ids) as a ratio to `text.split('\n')` over the same text: goal ≤ 3×;
+ *   batch, real ids) as a ratio to `text.split('\n')` over the same text: goal ≤ 3×; beside it,
+ *   informative, what escaping and hashing the text once costs (the floor of recomputing every id);
  * - adversarial 1 MB inputs (0.8–1.2× the size of the normal 1 MB batch; each ratio is scaled by
  *   the two sizes, so it compares time per character): hundreds of thousands of `(#` fragments in channel names, of `hex: `
  *   fragments in sender labels, 10k forged separators inside one message, one enormous line;
@@ -13,6 +14,7 @@
  * checked to read whole. Limits are raised (`maxContentLength` 2 MB) so every case takes the full
  * path instead of stopping at a bound.
  */
+import { createHash } from 'node:crypto';
 import { scrapePromptText } from '../src/legacy/scrape.js';
 import {
   contextSection,
@@ -214,6 +216,11 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
 
   const scrape = (pool: readonly Input[]) => (i: number) => scrapePromptText(at(pool, i).params, OPTIONS);
   const split = (pool: readonly Input[]) => (i: number) => at(pool, i).joined.split('\n');
+  // What recomputing every rendered id costs at least: the NIP-01 serialization escapes the content, then hashes it.
+  const idFloor = (pool: readonly Input[]) => (i: number) =>
+    createHash('sha256')
+      .update(JSON.stringify(at(pool, i).joined))
+      .digest('hex');
   const scan = (pool: readonly Input[]) => (i: number) => {
     const text = at(pool, i).joined;
     let found = 0;
@@ -237,6 +244,12 @@ export function legacyGroups(): { groups: BenchGroup[]; sizes: Record<string, nu
         label: `· scrapePromptText, ${title}`,
         baseline: `${title}-split`,
         run: scrape(pool),
+      },
+      {
+        id: `${title}-id-floor`,
+        label: `· (informative) JSON.stringify + SHA-256 of the text (the floor of recomputing every id), ${title}`,
+        baseline: `${title}-split`,
+        run: idFloor(pool),
       },
     ],
   });
