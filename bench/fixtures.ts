@@ -118,10 +118,33 @@ const CHAT = [
 ];
 
 /**
+ * The draft dialect of a benchmark request: the proposal's (`channelType: 'channel'`, an empty
+ * `cancelledEvents`), block/buzz PR #4751's (`channelType: 'stream'`, no `cancelledEvents` outside a
+ * merge) or PR #7063's (events `{id, authorPubkey}` only).
+ */
+export type DraftDialect = 'proposal' | 'pr4751' | 'pr7063';
+
+/** The `_meta.buzz` of one draft request in `dialect`. */
+function draftMeta(dialect: DraftDialect, channelId: string, events: readonly NostrEvent[]): unknown {
+  if (dialect === 'pr7063') {
+    return { channelId, events: events.map((event) => ({ id: event.id, authorPubkey: event.pubkey })) };
+  }
+  const wire = events.map((event) => ({
+    id: event.id,
+    sender: event.pubkey,
+    kind: event.kind,
+    createdAt: event.created_at,
+  }));
+  return dialect === 'pr4751'
+    ? { channelId, channelType: 'stream', events: wire }
+    : { channelId, channelType: 'channel', events: wire, cancelledEvents: [] };
+}
+
+/**
  * Builds `count` distinct 4-event draft requests (distinct channels, senders, ids and JSON-RPC
  * ids), each a V4 `session/prompt` with the structured draft under `params._meta.buzz`.
  */
-export function draftRequests(count: number): DraftRequest[] {
+export function draftRequests(count: number, dialect: DraftDialect = 'proposal'): DraftRequest[] {
   const agent = person('agent Scout', 'Scout');
   const out: DraftRequest[] = [];
   for (let n = 0; n < count; n++) {
@@ -163,17 +186,7 @@ export function draftRequests(count: number): DraftRequest[] {
       const author = authors[i] ?? alice;
       section += `\n\n--- Event ${String(i + 1)} (@mention) ---\n${eventBlock(event, author, channelDisplay, labels)}`;
     });
-    const buzz = {
-      channelId,
-      channelType: 'channel',
-      events: events.map((event) => ({
-        id: event.id,
-        sender: event.pubkey,
-        kind: event.kind,
-        createdAt: event.created_at,
-      })),
-      cancelledEvents: [],
-    };
+    const buzz = draftMeta(dialect, channelId, events);
     const request = {
       jsonrpc: '2.0',
       id: 40 + n,

@@ -60,6 +60,10 @@ const drafts = draftRequests(POOL);
 const draftTexts = drafts.map((d) => d.text);
 const draftParams = draftTexts.map((text) => (JSON.parse(text) as { params: unknown }).params);
 const draftBuzz = draftParams.map((p) => (p as { _meta: { buzz: unknown } })._meta.buzz);
+const pr4751Texts = draftRequests(POOL, 'pr4751').map((d) => d.text);
+const pr4751Params = pr4751Texts.map((text) => (JSON.parse(text) as { params: unknown }).params);
+const pr7063Texts = draftRequests(POOL, 'pr7063').map((d) => d.text);
+const pr7063Params = pr7063Texts.map((text) => (JSON.parse(text) as { params: unknown }).params);
 const plainDraftSchema = buildDraftSchema(DEFAULT_LIMITS);
 const plainEnvelopeSchema = buildEnvelopeSchema(DEFAULT_LIMITS);
 // The parsers the reader itself uses (z.compile'd where zod can), not a second compilation.
@@ -75,10 +79,16 @@ const oneOptions = one.map((c) => ({ agentPubkey: c.agentPubkey }));
 const fourOptions = four.map((c) => ({ agentPubkey: c.agentPubkey }));
 
 // Sanity: every timed operation takes the path it claims to (a fast failure would flatter the figures).
-for (const params of draftParams) {
+for (const params of [...draftParams, ...pr4751Params, ...pr7063Params]) {
   const read = readBuzzContext(params);
   if (!read.ok || read.context.source !== 'meta-draft' || read.context.events.length !== 4) {
     throw new Error(`draft fixture does not read: ${read.ok ? read.context.source : read.error.message}`);
+  }
+}
+for (const params of pr4751Params) {
+  const read = readBuzzContext(params);
+  if (!read.ok || read.context.source !== 'meta-draft' || read.context.hostChannelType !== 'stream') {
+    throw new Error('PR #4751 draft fixture does not read as its dialect');
   }
 }
 for (const [pool, options, events] of [
@@ -143,6 +153,34 @@ const groups: BenchGroup[] = [
         label: '· draft schema, z.compile(…).safeParse',
         baseline: 'a',
         run: (i) => compiledDraftSchema.safeParse(at(draftBuzz, i)),
+      },
+    ],
+  },
+  {
+    title: 'draft, PR #4751',
+    budgetMs: 4000,
+    cases: [
+      {
+        id: 'a-4751',
+        label: '(a) JSON.parse(request text): 4-event PR #4751 draft + V4 prompt text',
+        run: (i): unknown => JSON.parse(at(pr4751Texts, i)),
+      },
+      {
+        id: 'b-4751',
+        label: '(b) readBuzzContext(params): asserted 4-event PR #4751 draft (stream)',
+        baseline: 'a-4751',
+        run: (i) => readBuzzContext(at(pr4751Params, i)),
+      },
+      {
+        id: 'a-7063',
+        label: '· JSON.parse(request text): 4-event PR #7063 draft + V4 prompt text',
+        run: (i): unknown => JSON.parse(at(pr7063Texts, i)),
+      },
+      {
+        id: 'b-7063',
+        label: '· readBuzzContext(params): asserted 4-event PR #7063 draft',
+        baseline: 'a-7063',
+        run: (i) => readBuzzContext(at(pr7063Params, i)),
       },
     ],
   },
@@ -344,6 +382,7 @@ function verdict(id: string, target: number, what: string): void {
   console.log(`${ratio <= target ? 'PASS' : 'FAIL'}  ${what}: ${fmt(ratio, 3)}× ${clock}, target ≤ ${fmt(target, 2)}×`);
 }
 verdict('b', DRAFT_TARGET, 'asserted 4-event draft read vs JSON.parse of the request text');
+verdict('b-4751', DRAFT_TARGET, 'asserted 4-event PR #4751 draft read vs JSON.parse of its request text');
 verdict('d', VERIFY_TARGET, 'verified 1-event envelope vs its 2 bare schnorr.verify');
 verdict('b-cold', DRAFT_TARGET, '(informative) the draft target with cold caches, single ops');
 verdict(

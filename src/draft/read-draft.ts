@@ -8,6 +8,7 @@ import type { BuzzLimits } from '../limits.js';
 import { checkInputBounds } from '../input-bounds.js';
 import { BUZZ_PATH, checkArrayLength, parseWith, plusZero, reportUnknownKeys } from '../schema-kit.js';
 import { readChannelType } from './channel-type.js';
+import { eventDialectIssues } from './event-dialect.js';
 import { DRAFT_KEYS, type DraftMeta, draftParser } from './schema.js';
 
 /** What every draft dialect carries at its root. */
@@ -27,6 +28,8 @@ export function readDraft(
   const parsed = parseWith(draftParser(limits), raw, 'invalid_draft');
   if (!parsed.ok) return parsed;
   const draft = parsed.value;
+  const [first, ...rest] = eventDialectIssues(draft);
+  if (first !== undefined) return { ok: false, error: new BuzzMetaError(first, ...rest) };
   const diagnostics: string[] = [];
   const root = raw as Record<string, unknown>;
   reportUnknownKeys(root, DRAFT_KEYS.root, BUZZ_PATH, diagnostics);
@@ -72,7 +75,7 @@ function missingRootFields(raw: unknown): BuzzMetaError | undefined {
 }
 
 function toEvent(event: DraftMeta['events'][number]): BuzzDraftEvent {
-  // The schema guarantees a sender or an authorPubkey, and that both agree when both are present.
+  // eventDialectIssues guarantees a sender or an authorPubkey, and that both agree when both are present.
   const sender = event.sender ?? event.authorPubkey ?? '';
   return {
     id: event.id,

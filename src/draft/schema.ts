@@ -4,15 +4,13 @@
  * (the same events; `channelType` the host's own `dm`/`private`/`stream`/`unknown`, or omitted) and
  * PR #7063's (events `{id, authorPubkey}`, no kind, time or channel type). What the transport
  * asserts, not what anyone proved. Ids, pubkeys and the channel UUID are as strict in every dialect;
- * `channelType` is descriptive, so any string reads (read-draft.ts maps it). Unknown keys are
+ * `channelType` is descriptive, so any string reads (channel-type.ts maps it). Which fields an
+ * event needs depends on its dialect (event-dialect.ts checks it after the schema). Unknown keys are
  * tolerated (forward compatibility) and never copied.
  */
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
 import { hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
-
-/** What an event of the proposal and PR #4751 carries besides its id and sender. */
-const SENDER_FIELDS = ['kind', 'createdAt'] as const;
 
 /** Builds the draft schema for the given limits. */
 export function buildDraftSchema(limits: BuzzLimits) {
@@ -23,37 +21,6 @@ export function buildDraftSchema(limits: BuzzLimits) {
       authorPubkey: hex64.optional(),
       kind: nostrKind.optional(),
       createdAt: unixSeconds.optional(),
-    })
-    .superRefine((value, context) => {
-      if (value.authorPubkey !== undefined) {
-        // PR #7063's event: the author is the sender; kind and time may be absent.
-        if (value.sender !== undefined && value.sender !== value.authorPubkey) {
-          context.addIssue({
-            code: 'custom',
-            path: ['authorPubkey'],
-            message: 'sender and authorPubkey name different pubkeys',
-          });
-        }
-        return;
-      }
-      if (value.sender === undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: ['sender'],
-          message:
-            'an event needs sender, kind and createdAt (the proposal, PR #4751) or authorPubkey (PR #7063); it has neither sender nor authorPubkey',
-        });
-        return;
-      }
-      for (const field of SENDER_FIELDS) {
-        if (value[field] === undefined) {
-          context.addIssue({
-            code: 'custom',
-            path: [field],
-            message: `an event with sender and no authorPubkey (the proposal, PR #4751) carries id, sender, kind and createdAt; it lacks ${field}`,
-          });
-        }
-      }
     })
     .meta({
       anyOf: [{ required: ['sender', 'kind', 'createdAt'] }, { required: ['authorPubkey'] }],

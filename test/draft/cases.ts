@@ -56,26 +56,34 @@ function invalid(name: string, buzz: unknown, code: BuzzErrorCode, path: string,
   };
 }
 
-const many = (count: number) => Array.from({ length: count }, () => wireEvent(ID_A, OWNER.pubkey, T0));
-
-/** Drafts that read as `meta-draft` / `asserted`. */
-export const VALID_DRAFTS: readonly DraftCase[] = [
-  {
-    name: 'a channel with events and cancelled events',
+/** A merge batch: one new event by the stranger, one cancelled event by the owner. */
+function mergeBatch(name: string, channelType: 'channel' | 'stream', dialect?: DraftDialect): DraftCase {
+  return {
+    name,
+    ...(dialect === undefined ? {} : { dialect }),
     buzz: {
       channelId: CHANNEL_ID,
-      channelType: 'channel',
+      channelType,
       events: [wireEvent(ID_B, STRANGER.pubkey, T0 + 60)],
       cancelledEvents: [wireEvent(ID_A, OWNER.pubkey, T0)],
     },
     expect: {
       ok: true,
       context: context({
+        hostChannelType: channelType,
         events: [{ id: ID_B, sender: STRANGER.pubkey, kind: 9, createdAt: T0 + 60 }],
         cancelledEvents: [{ id: ID_A, sender: OWNER.pubkey, kind: 9, createdAt: T0 }],
       }),
     },
-  },
+  };
+}
+
+const many = (count: number) => Array.from({ length: count }, () => wireEvent(ID_A, OWNER.pubkey, T0));
+
+/** Drafts that read as `meta-draft` / `asserted`. */
+export const VALID_DRAFTS: readonly DraftCase[] = [
+  mergeBatch('a channel with events and cancelled events', 'channel'),
+
   {
     name: 'a dm without cancelledEvents',
     buzz: { channelId: CHANNEL_ID, channelType: 'dm', events: [wireEvent(ID_A, OWNER.pubkey, T0)] },
@@ -261,24 +269,7 @@ export const PR4751_DRAFTS: readonly DraftCase[] = [
     channelType: 'unknown',
     diagnostics: ['/_meta/buzz/channelType is not a short lowercase name; read as unknown and not kept'],
   }),
-  {
-    name: 'a Steer/Interrupt merge batch: cancelledEvents beside the new events',
-    dialect: 'pr4751',
-    buzz: {
-      channelId: CHANNEL_ID,
-      channelType: 'stream',
-      events: [wireEvent(ID_B, STRANGER.pubkey, T0 + 60)],
-      cancelledEvents: [wireEvent(ID_A, OWNER.pubkey, T0)],
-    },
-    expect: {
-      ok: true,
-      context: context({
-        hostChannelType: 'stream',
-        events: [read4751(ID_B, STRANGER.pubkey, T0 + 60)],
-        cancelledEvents: [read4751(ID_A, OWNER.pubkey, T0)],
-      }),
-    },
-  },
+  mergeBatch('a Steer/Interrupt merge batch: cancelledEvents beside the new events', 'stream', 'pr4751'),
 ];
 
 /** PR #4751 drafts that must be refused: ids, pubkeys and the UUID are as strict as in every dialect. */

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { readBuzzContext, scrapePromptText, toNpub } from '../../src/index.js';
 import type { BuzzEvent } from '../../src/index.js';
-import { ALICE, BOB, ENGINEERING, SCOUT, T0 } from './fixtures.js';
+import { ALICE, BOB, ENGINEERING, SCOUT, scrapedRich, T0 } from './fixtures.js';
 import {
   contextSection,
   EM,
@@ -26,17 +26,7 @@ function chat(pubkey: string, content: string, extra: Partial<RenderEvent> = {})
   return { pubkey, created_at: T0, kind: 9, tags: [['h', ENGINEERING.id]], content, ...extra };
 }
 
-function real(event: RenderEvent): BuzzEvent {
-  return {
-    id: eventId(event),
-    sender: event.pubkey,
-    kind: event.kind,
-    createdAt: event.created_at,
-    content: event.content,
-    tags: event.tags,
-    ...(event.label === undefined ? {} : { senderLabel: event.label }),
-  };
-}
+const real = scrapedRich;
 
 /** A complete, self-consistent event block by Mallory claiming to be Alice, in another channel. */
 function forgedBlock(channel: RenderChannel = { id: OTHER_CHANNEL, name: 'ops' }): string {

@@ -1,4 +1,5 @@
-import type { RenderEvent } from './render.js';
+import type { BuzzEvent } from '../../src/index.js';
+import { eventId, type RenderEvent } from './render.js';
 
 /** Identities and channels of the spec's literal examples (shared/spec/prompt-text-formats.md §8). */
 export const ALICE = 'c4b997143b7bbd8511f29a9911f880182270e4aaf9f8c3735106461f48681e8a';
@@ -21,5 +22,18 @@ export function chat(pubkey: string, content: string, extra: Partial<RenderEvent
     ],
     content,
     ...extra,
+  };
+}
+
+/** What the scraper reads back from a rich (V3+) block of `event`: every field, the label where rendered. */
+export function scrapedRich(event: RenderEvent): BuzzEvent {
+  return {
+    id: eventId(event),
+    sender: event.pubkey,
+    kind: event.kind,
+    createdAt: event.created_at,
+    content: event.content,
+    tags: event.tags,
+    ...(event.label === undefined ? {} : { senderLabel: event.label }),
   };
 }

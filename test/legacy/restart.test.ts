@@ -5,19 +5,12 @@
  */
 import { expect, test } from 'vitest';
 import { readBuzzContext, scrapePromptText } from '../../src/index.js';
-import { ALICE, BOB, chat, ENGINEERING, T0 } from './fixtures.js';
+import { ALICE, BOB, chat, ENGINEERING, scrapedRich, T0 } from './fixtures.js';
 import { contextSection, eventId, mergeSections, prompt, restartSections } from './render.js';
 
 const first = chat(ALICE, 'draft the migration plan', { created_at: T0 });
 const second = chat(BOB, 'and the rollback', { created_at: T0 + 5 });
-const expected = (event: typeof first) => ({
-  id: eventId(event),
-  sender: event.pubkey,
-  kind: event.kind,
-  createdAt: event.created_at,
-  content: event.content,
-  tags: event.tags,
-});
+const expected = scrapedRich;
 
 test.each([[[first]], [[first, second]]])(
   'a restart re-prompt of %# reads: restored events as cancelledEvents, no events',

@@ -6,20 +6,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { readBuzzContext } from '../../src/index.js';
-import type { BuzzEvent, BuzzScrapedContext } from '../../src/index.js';
-import { ALICE, BOB, chat, ENGINEERING, T0 } from './fixtures.js';
-import { contextSection, eventId, eventSection, mergeSections, prompt, richBlock, type RenderEvent } from './render.js';
+import type { BuzzScrapedContext } from '../../src/index.js';
+import { ALICE, BOB, chat, ENGINEERING, scrapedRich, T0 } from './fixtures.js';
+import { contextSection, eventId, eventSection, mergeSections, prompt, richBlock } from './render.js';
 
-function expected(event: RenderEvent): BuzzEvent {
-  return {
-    id: eventId(event),
-    sender: event.pubkey,
-    kind: event.kind,
-    createdAt: event.created_at,
-    content: event.content,
-    tags: event.tags,
-  };
-}
+const expected = scrapedRich;
 
 function read(texts: string[]): BuzzScrapedContext {
   const result = readBuzzContext({ sessionId: 's', prompt: prompt(...texts) });
