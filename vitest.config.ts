@@ -19,11 +19,19 @@ export default defineConfig({
       'bench/**',
       'dist/**',
       '.stryker-tmp/**',
-      // The examples and the dedup pool workers run as child processes, where Stryker's active mutant
+      // The examples and the dedup pool workers (also in the Redis fault tests) run as child processes, where Stryker's active mutant
       // does not reach. The deliveries at the default bounds are up to 32 MiB: run once in `npm test`,
       // not per mutant (test/envelope/limits.test.ts checks the same code with small limits there).
       // test/docs type-checks the TSDoc examples with tsc: it runs no src code, so it kills no mutant.
-      ...(underStryker ? ['test/examples/**', 'test/dedup/pool.test.ts', 'test/defaults/**', 'test/docs/**'] : []),
+      ...(underStryker
+        ? [
+            'test/examples/**',
+            'test/dedup/pool.test.ts',
+            'test/dedup/redis-faults.test.ts',
+            'test/defaults/**',
+            'test/docs/**',
+          ]
+        : []),
     ],
     // FAST_CHECK_SEED and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op when neither is set.
     // Under Stryker also test/support/mutation.setup.ts: schemas are rebuilt for every test, so

@@ -45,6 +45,7 @@ const DEFAULT_LEASE_MS = 5 * 60 * 1000;
 const DEFAULT_CALL_TIMEOUT_MS = 2_000;
 const DEFAULT_SETTLE_ATTEMPTS = 4;
 const FIRST_BACKOFF_MS = 50;
+const MAX_CLEANUP_BACKOFF_MS = 1_000;
 const settledPromise: Promise<void> = Promise.resolve();
 
 function positive(value: number | undefined, fallback: number, name: string, unit = ' number of ms'): number {
@@ -175,9 +176,9 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
   /**
    * A commit or release, tried up to `attempts` times with backoff (both are idempotent: a retry
    * after a call that did land changes nothing). Then it counts as failed: reported, and under
-   * fail-closed rejected when `rejects`.
+   * fail-closed rejected.
    */
-  async function settle(action: string, run: () => Promise<void>, rejects: boolean, reports = true): Promise<void> {
+  async function settle(action: string, run: () => Promise<void>): Promise<void> {
     for (let attempt = 1, backoff = FIRST_BACKOFF_MS; ; attempt++, backoff *= 2) {
       try {
         await call(run);
@@ -188,9 +189,26 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
           continue;
         }
         const error = storeFailure(action, cause);
-        if (reports) report(error);
-        if (failClosed && rejects) throw error;
+        report(error);
+        if (failClosed) throw error;
         return;
+      }
+    }
+  }
+
+  /**
+   * A settle after a failed claim, in the background: tried until the store answers, with backoff
+   * (at most a second apart), for as long as a lease lasts. After that its leases lapsed anyway.
+   */
+  async function cleanUp(run: () => Promise<void>): Promise<void> {
+    const until = performance.now() + leaseMs;
+    for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(2 * backoff, MAX_CLEANUP_BACKOFF_MS)) {
+      try {
+        await call(run);
+        return;
+      } catch {
+        if (performance.now() + backoff >= until) return;
+        await sleep(backoff);
       }
     }
   }
@@ -235,9 +253,9 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
         // Nobody will settle what this claim may have leased: release this token's keys now, and
         // again once a claim that timed out has landed after all, so nobody waits for its leases.
         const request = { scope, ids, token };
-        const cleanUp = () => void settle('release', () => store.release(request), false, false);
-        cleanUp();
-        late?.then(cleanUp, cleanUp);
+        const release = () => void cleanUp(() => store.release(request));
+        release();
+        late?.then(release, release);
         throw storeError;
       }
       // Fail-open: act on everything (at-least-once); commit still records what was handled.
@@ -318,7 +336,7 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
       if (request === undefined) return settledPromise;
       this.pending = undefined;
       this.#settled = { how: 'commit', request };
-      return settle('commit', () => store.commit({ ...request, ttlMs }), true);
+      return settle('commit', () => store.commit({ ...request, ttlMs }));
     }
 
     release(): Promise<void> {
@@ -326,7 +344,7 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
       if (request === undefined) return settledPromise;
       this.pending = undefined;
       this.#settled = { how: 'release', request };
-      return settle('release', () => store.release(request), true);
+      return settle('release', () => store.release(request));
     }
 
     /** Settles again as before (nothing when not settled yet: that settle will cover the late leases). */
@@ -335,7 +353,7 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
       if (settled === undefined) return;
       const { how, request } = settled;
       const run = how === 'commit' ? () => store.commit({ ...request, ttlMs }) : () => store.release(request);
-      void settle(how, run, false, false);
+      void cleanUp(run);
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { expect, vi } from 'vitest';
-import type { BuzzClaim } from '../../src/dedup/types.js';
+import type { BuzzClaim, Deduper, DedupStore } from '../../src/dedup/types.js';
 import { createDeduper } from '../../src/dedup/deduper.js';
 import { createMemoryStore } from '../../src/dedup/memory-store.js';
 import { numRuns } from '../support/fuzz.js';
@@ -119,5 +119,183 @@ fcTest.prop([fc.array(step, { maxLength: 40 })], { numRuns })(
     const expectedFresh = all.map((e) => e.id).filter((id) => stateOf(id) !== 'done');
     expect(ids(final.fresh)).toEqual(expectedFresh);
     for (const id of inTimeCommits.keys()) expect(ids(final.seen)).toContain(id);
+  },
+);
+
+/**
+ * The host side of a pool under store faults: deliveries the host retries until one is answered
+ * with success, workers whose store calls fail, claims that fail on the client and land on the
+ * server later, failed commits, crashed turns and lease expiry. Each turn answers as
+ * `buzz-meta/acp` does (held events: an error; all handled: success without work).
+ */
+type FaultStep =
+  | { readonly t: 'deliver'; readonly worker: number; readonly which: number; readonly fault: 'ok' | 'fail' | 'late' }
+  | { readonly t: 'finish'; readonly which: number; readonly how: 'commit' | 'fail' | 'crash'; readonly fault: boolean }
+  | { readonly t: 'land' }
+  | { readonly t: 'advance'; readonly ms: number };
+
+const faultStep: fc.Arbitrary<FaultStep> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      t: fc.constant('deliver' as const),
+      worker: fc.integer({ min: 0, max: WORKERS - 1 }),
+      which: fc.nat(),
+      fault: fc.constantFrom('ok' as const, 'ok' as const, 'fail' as const, 'late' as const),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      t: fc.constant('finish' as const),
+      which: fc.nat(),
+      how: fc.constantFrom('commit' as const, 'commit' as const, 'fail' as const, 'crash' as const),
+      fault: fc.boolean(),
+    }),
+    weight: 2,
+  },
+  fc.record({ t: fc.constant('land' as const) }),
+  fc.record({ t: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: LEASE * 1.5 }) }),
+);
+
+/** A turn in flight: which delivery, what it handled, and whether its claim had the store's answer. */
+interface Handling {
+  readonly answered: boolean;
+  inTime: boolean;
+  committed: boolean;
+}
+
+interface OpenTurn {
+  readonly delivery: number;
+  readonly claim: BuzzClaim;
+  readonly handlings: Handling[];
+  readonly answered: boolean;
+  readonly until: number;
+  open: boolean;
+}
+
+const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+fcTest.prop([fc.array(faultStep, { maxLength: 40 }), fc.constantFrom('fail-open' as const, 'fail-closed' as const)], {
+  numRuns,
+})(
+  'under store faults a host that retries errors gets every event handled, never twice while the store answers',
+  async (steps, onStoreError) => {
+    let now = 0;
+    const inner = createMemoryStore({ now: () => now });
+    let fault: 'ok' | 'fail' | 'late' | 'settle-fails' = 'ok';
+    const lateClaims: (() => void)[] = [];
+    const store: DedupStore = {
+      claim: (request) => {
+        if (fault === 'fail') return Promise.reject(new Error('ECONNREFUSED'));
+        if (fault === 'late') {
+          // The client gives up, the server runs the claim later.
+          lateClaims.push(() => void inner.claim(request));
+          return Promise.reject(new Error('timeout'));
+        }
+        return inner.claim(request);
+      },
+      commit: (request) => (fault === 'settle-fails' ? Promise.reject(new Error('ECONNRESET')) : inner.commit(request)),
+      release: (request) => inner.release(request),
+    };
+    const options = { store, leaseMs: LEASE, ttlMs: TTL, onStoreError, settleAttempts: 1 };
+    const workers = Array.from({ length: WORKERS }, () => createDeduper(options));
+    // Deliveries: every event once, in three overlapping batches; the host retries until success.
+    const deliveries = [
+      [0, 1, 2],
+      [2, 3, 4],
+      [4, 5, 0],
+    ].map((ns) => ns.map((n) => event(n)));
+    const pending = new Set(deliveries.keys());
+    const handledBy = new Map<string, Handling[]>();
+    const turns: OpenTurn[] = [];
+
+    /** One attempt of delivery `which` on `deduper`, answered as buzz-meta/acp answers it. */
+    async function attempt(deduper: Deduper, which: number): Promise<void> {
+      const events = deliveries[which] ?? [];
+      let claim: BuzzClaim;
+      try {
+        claim = await deduper.claim(delivery(events));
+      } catch {
+        return; // An error: the host retries.
+      }
+      const answered = claim.storeError === undefined;
+      if ((claim.held ?? []).length > 0 || (claim.heldCancelled ?? []).length > 0) {
+        await claim.release();
+        return; // dedup_events_held: the host retries.
+      }
+      if (claim.fresh.length === 0) {
+        pending.delete(which); // all-seen: success.
+        return;
+      }
+      const handlings: Handling[] = [];
+      for (const e of claim.fresh) {
+        const handling: Handling = { answered, inTime: true, committed: false };
+        handlings.push(handling);
+        handledBy.set(e.id ?? '', [...(handledBy.get(e.id ?? '') ?? []), handling]);
+      }
+      turns.push({ delivery: which, claim, handlings, answered, until: now + LEASE, open: true });
+    }
+
+    async function finish(turn: OpenTurn, how: 'commit' | 'fail', commitFails: boolean): Promise<void> {
+      turn.open = false;
+      if (how === 'fail') {
+        await turn.claim.release();
+        return;
+      }
+      fault = commitFails ? 'settle-fails' : 'ok';
+      const ok = await turn.claim.commit().then(
+        () => true,
+        () => false,
+      );
+      fault = 'ok';
+      for (const handling of turn.handlings) {
+        handling.committed = !commitFails;
+        handling.inTime = turn.until > now;
+      }
+      // A commit that failed under fail-closed is an error to the host; otherwise the turn succeeded.
+      if (ok) pending.delete(turn.delivery);
+    }
+
+    for (const s of steps) {
+      if (s.t === 'advance') now += s.ms;
+      else if (s.t === 'land') for (const land of lateClaims.splice(0)) land();
+      else if (s.t === 'deliver') {
+        const open = [...pending];
+        const which = open[s.which % Math.max(open.length, 1)];
+        if (which === undefined) continue;
+        fault = s.fault;
+        await attempt(workers[s.worker] ?? createDeduper(options), which);
+        fault = 'ok';
+      } else {
+        const open = turns.filter((t) => t.open);
+        const turn = open[s.which % Math.max(open.length, 1)];
+        if (turn === undefined) continue;
+        if (s.how === 'crash') {
+          turn.open = false;
+        } // Never settles: its leases lapse.
+        else await finish(turn, s.how, s.fault);
+      }
+      await flush();
+    }
+
+    // Late claims land at last; then the host keeps retrying, the store healthy, time passing.
+    for (const land of lateClaims.splice(0)) land();
+    await flush();
+    for (const turn of turns.filter((t) => t.open)) await finish(turn, 'commit', false);
+    for (let round = 0; round < 10 && pending.size > 0; round++) {
+      now += LEASE;
+      for (const which of [...pending]) {
+        await attempt(workers[0] ?? createDeduper(options), which);
+        for (const turn of turns.filter((t) => t.open)) await finish(turn, 'commit', false);
+      }
+      await flush();
+    }
+
+    expect(pending.size).toBe(0);
+    for (let n = 0; n < EVENTS; n++) expect(handledBy.get(event(n).id)?.length ?? 0).toBeGreaterThan(0);
+    // While the store answered: never two committed, in-time handlings of one event.
+    for (const list of handledBy.values()) {
+      expect(list.filter((h) => h.answered && h.committed && h.inTime).length).toBeLessThanOrEqual(1);
+    }
   },
 );

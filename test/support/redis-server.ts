@@ -49,8 +49,33 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Sends one inline command to the server on `port` over a connection of its own and resolves with
+ * the raw reply (a status line, or a bulk string's text). `DEBUG SLEEP n` resolves when it ends.
+ */
+export function sendRedisCommand(port: number, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => socket.write(`${command}\r\n`));
+    let reply = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (text: string) => {
+      reply += text;
+      const head = reply.indexOf('\r\n');
+      if (head === -1) return;
+      if (reply.startsWith('$')) {
+        const length = Number(reply.slice(1, head));
+        if (Buffer.byteLength(reply.slice(head + 2)) < length + 2) return;
+        reply = reply.slice(head + 2, reply.length - 2);
+      }
+      socket.destroy();
+      resolve(reply);
+    });
+    socket.once('error', reject);
+  });
+}
+
 /** Resolves once the server answers PING (polling every 20 ms, for up to 20 s: CI machines can be loaded). */
-async function waitUntilReady(port: number): Promise<void> {
+export async function waitUntilReady(port: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     const pong = await new Promise<boolean>((resolve) => {
@@ -80,6 +105,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--dbfilename', 'dump.rdb'];
     // A save point, so SIGTERM writes the data (a restart keeps it); no AOF, no protected mode.
     args.push('--save', '3600 1', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'no');
+    // Fault tests freeze the server with DEBUG SLEEP (off by default since Redis 7).
+    args.push('--enable-debug-command', 'yes');
     const started = spawn('redis-server', args, { stdio: 'ignore' });
     running.add(started);
     started.once('exit', () => running.delete(started));
