@@ -205,37 +205,165 @@ async function redisFigures(): Promise<void> {
           `(${fmt(calls('evalsha'))} EVALSHA for ${String(claims)} claims; inside the script: ${fmt(calls('set') / claims, 0)} SET each) — goal exactly 1: ${clientCommands === claims ? 'PASS' : 'FAIL'}`,
       );
     }
-    for (const workers of [1, 8]) {
-      const dedupers = await Promise.all(
-        Array.from({ length: workers }, async () =>
-          createDeduper({ store: createRedisStore({ client: await connect() }) }),
-        ),
-      );
-      let total = 0;
-      const ms = 1_500;
-      const began = Date.now();
-      await Promise.all(
-        dedupers.map(async (d, w) => {
-          let n = 1_000_000_000 + w * 10_000_000 + workers * 100_000_000;
-          while (Date.now() - began < ms) {
-            const claim = await d.claim(deliveryOf(n++));
-            await claim.commit();
-            total += 1;
-          }
-        }),
-      );
-      const rate = (total * 1000) / (Date.now() - began);
-      console.log(`  claim+commit, 1 event, ${String(workers)} concurrent worker(s): ${fmt(rate)}/s (${fmt(ms)} ms)`);
-    }
+    await throughputFigures(server.url);
   } finally {
     for (const client of clients) client.destroy();
     await server.dispose();
   }
 }
 
-/** Runs and prints the dedup figures. */
-export async function runDedupBench(): Promise<void> {
+/** A deduper factory per client and topology: each worker gets a connection (a cluster client) of its own. */
+type Connect = () => Promise<{ deduper: Deduper; close: () => void }>;
+
+/** Claim+commit of fresh single-event deliveries in `channels` for `ms`, by `workers` concurrent loops. */
+async function rate(connect: Connect, workers: number, ms: number, base: number): Promise<number> {
+  const opened = await Promise.all(Array.from({ length: workers }, () => connect()));
+  // Warm-up: every worker loads the script on every node it talks to.
+  await Promise.all(opened.map(async ({ deduper }, w) => (await deduper.claim(deliveryOf(base - 1 - w))).commit()));
+  let total = 0;
+  const began = Date.now();
+  await Promise.all(
+    opened.map(async ({ deduper }, w) => {
+      let n = base + w * 10_000_000;
+      while (Date.now() - began < ms) {
+        // Channels spread over slots (and masters, on a cluster).
+        const context = { ...deliveryOf(n), channelId: CHANNELS[n % CHANNELS.length] ?? CHANNEL };
+        n++;
+        const claim = await deduper.claim(context);
+        await claim.commit();
+        total += 1;
+      }
+    }),
+  );
+  const elapsed = Date.now() - began;
+  for (const { close } of opened) close();
+  return (total * 1000) / elapsed;
+}
+
+const CHANNELS = Array.from({ length: 64 }, (_, n) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`);
+
+/**
+ * Claim+commit per second at 1, 4 and 8 workers, one Redis vs a three-master Redis Cluster on
+ * loopback, node-redis vs ioredis, in one run; and EVALSHA per claim on the cluster (summed over
+ * its masters).
+ */
+async function throughputFigures(url: string): Promise<void> {
+  const { startRedisCluster } = await import('../test/support/redis-cluster.js');
+  const { sendRedisCommand } = await import('../test/support/redis-server.js');
+  const { createCluster } = await import('redis');
+  const { Cluster, Redis } = await import('ioredis');
+  const cluster = await startRedisCluster();
+  const port = Number(new URL(url).port);
+  const store = (client: Parameters<typeof createRedisStore>[0]['client']) =>
+    createDeduper({ store: createRedisStore({ client }), onStoreError: 'fail-closed' });
+  const topologies: { name: string; clients: { name: string; connect: Connect }[] }[] = [
+    {
+      name: 'one Redis',
+      clients: [
+        {
+          name: 'node-redis',
+          connect: async () => {
+            const client = await createClient({ url, disableOfflineQueue: true }).connect();
+            return {
+              deduper: store(client),
+              close: () => {
+                client.destroy();
+              },
+            };
+          },
+        },
+        {
+          name: 'ioredis',
+          connect: async () => {
+            const client = new Redis(port, '127.0.0.1', { enableOfflineQueue: false, lazyConnect: true });
+            await client.connect();
+            return {
+              deduper: store(client),
+              close: () => {
+                client.disconnect();
+              },
+            };
+          },
+        },
+      ],
+    },
+    {
+      name: 'Redis Cluster, 3 masters',
+      clients: [
+        {
+          name: 'node-redis',
+          connect: async () => {
+            const client = createCluster({
+              rootNodes: cluster.ports.map((p) => ({ url: `redis://127.0.0.1:${String(p)}` })),
+              defaults: { disableOfflineQueue: true },
+            });
+            await client.connect();
+            return {
+              deduper: store(client),
+              close: () => {
+                client.destroy();
+              },
+            };
+          },
+        },
+        {
+          name: 'ioredis',
+          connect: async () => {
+            const client = new Cluster([...cluster.nodes], { enableOfflineQueue: false });
+            await new Promise((resolve) => client.once('ready', resolve));
+            return {
+              deduper: store(client),
+              close: () => {
+                client.disconnect();
+              },
+            };
+          },
+        },
+      ],
+    },
+  ];
+  try {
+    console.log('  claim+commit per second, 1 event, fresh each time, 64 channels (1 s per row):');
+    console.log('    topology                  client       1 worker    4 workers    8 workers');
+    let base = 2_000_000_000;
+    for (const topology of topologies) {
+      for (const client of topology.clients) {
+        const rates: number[] = [];
+        for (const workers of [1, 4, 8]) {
+          rates.push(await rate(client.connect, workers, 1_000, (base += 100_000_000)));
+        }
+        console.log(
+          `    ${topology.name.padEnd(25)} ${client.name.padEnd(10)} ${rates.map((r) => fmt(r).padStart(12)).join(' ')}`,
+        );
+      }
+    }
+    // Round trips per claim on the cluster: EVALSHA summed over the masters, for node-redis.
+    const counting = topologies[1]?.clients[0];
+    if (counting !== undefined) {
+      const { deduper, close } = await counting.connect();
+      for (const p of cluster.ports) await sendRedisCommand(p, 'CONFIG RESETSTAT');
+      const claims = 100;
+      for (let k = 0; k < claims; k++) {
+        await deduper.claim({ ...deliveryOf(3_900_000_000 + k), channelId: CHANNELS[k % CHANNELS.length] ?? CHANNEL });
+      }
+      let evalsha = 0;
+      for (const p of cluster.ports) {
+        const stats = await sendRedisCommand(p, 'INFO commandstats');
+        evalsha += Number(/^cmdstat_evalsha:calls=(\d+)/m.exec(stats)?.[1] ?? 0);
+      }
+      close();
+      console.log(
+        `  cluster, claim of 1 event over 64 channels: ${fmt(evalsha / claims, 2)} EVALSHA per claim (${fmt(evalsha)} for ${String(claims)} claims) — goal exactly 1: ${evalsha === claims ? 'PASS' : 'FAIL'}`,
+      );
+    }
+  } finally {
+    await cluster.dispose();
+  }
+}
+
+/** Runs and prints the dedup figures (`memory: false`: the Redis ones only). */
+export async function runDedupBench(options: { memory: boolean } = { memory: true }): Promise<void> {
   console.log('');
-  await memoryFigures();
+  if (options.memory) await memoryFigures();
   await redisFigures();
 }

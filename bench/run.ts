@@ -436,9 +436,11 @@ if (only === undefined || only.split(',').some((word) => word.trim() === 'forged
 }
 
 // Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
-if (only === undefined || only.split(',').some((word) => word.trim() === 'dedup')) {
+// `dedup-redis`: only the Redis rows (standalone and cluster, both clients, 1/4/8 workers).
+const dedupWords = only?.split(',').map((word) => word.trim()) ?? ['dedup'];
+if (dedupWords.includes('dedup') || dedupWords.includes('dedup-redis')) {
   const { runDedupBench } = await import('./dedup.js');
-  await runDedupBench();
+  await runDedupBench({ memory: dedupWords.includes('dedup') });
 }
 
 // buzz-meta/acp and the command (issue 10): child processes, so after everything in process.

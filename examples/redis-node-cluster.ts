@@ -1,5 +1,5 @@
 // docs/dedup.md, "Client wiring": node-redis against Redis Cluster. Run by test/dedup/redis-cluster.test.ts
-// (the store contract, a frozen master under both policies); test/dedup/docs-wiring.test.ts keeps the doc equal.
+// (the store contract, a frozen master under both policies); test/dedup/readme-dedup.test.ts keeps the doc equal.
 // --- snippet ---
 import { createCluster } from 'redis';
 import { createDeduper, type StoreErrorPolicy } from '../src/index.js';

@@ -1,5 +1,5 @@
 // docs/dedup.md, "Client wiring": node-redis against one Redis. Run by test/dedup/redis-faults.test.ts
-// (a frozen server under both policies); test/dedup/docs-wiring.test.ts keeps the doc's block equal to the snippet.
+// (a frozen server under both policies); test/dedup/readme-dedup.test.ts keeps the doc's block equal to the snippet.
 // --- snippet ---
 import { createClient } from 'redis';
 import { createDeduper, type StoreErrorPolicy } from '../src/index.js';

@@ -1,4 +1,7 @@
-/** The README's Dedup examples are the type-checked files in examples/, with the package's import paths. */
+/**
+ * The README's Dedup examples and docs/dedup.md's client wiring are the type-checked files in
+ * examples/ (the wiring ones run by the Redis fault tests), with the package's import paths.
+ */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
@@ -24,5 +27,23 @@ describe('README.md, Dedup', () => {
 
   it('shows the one-agent and the pool example, in that order', () => {
     expect(blocks).toEqual([snippetOf('examples/dedup-one-agent.ts'), snippetOf('examples/dedup-pool.ts')]);
+  });
+});
+
+describe('docs/dedup.md, Client wiring', () => {
+  const doc = read('docs/dedup.md');
+  const start = doc.indexOf('### Client wiring\n');
+  const section = doc.slice(start, doc.indexOf('\n### ', start + 1));
+  const blocks = section
+    .split('```ts\n')
+    .slice(1)
+    .map((rest) => rest.slice(0, rest.indexOf('```')));
+
+  it('shows node-redis standalone, node-redis cluster and ioredis cluster, as run by the tests', () => {
+    expect(blocks).toEqual([
+      snippetOf('examples/redis-node-standalone.ts'),
+      snippetOf('examples/redis-node-cluster.ts'),
+      snippetOf('examples/redis-ioredis-cluster.ts'),
+    ]);
   });
 });
