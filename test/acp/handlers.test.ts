@@ -3,16 +3,9 @@
  * real request parsing and dispatch, no child process): what reaches the handler, what the
  * wrapper answers itself and why, and how each turn's dedup claim is settled.
  */
-import {
-  agent,
-  client,
-  type ClientContext,
-  methods,
-  PROTOCOL_VERSION,
-  type PromptRequest,
-  type PromptResponse,
-} from '@agentclientprotocol/sdk';
+import { methods, type PromptRequest, type PromptResponse } from '@agentclientprotocol/sdk';
 import { describe, expect, test } from 'vitest';
+import { withAgent } from './support/with-agent.js';
 import {
   buzzHandlers,
   type BuzzHandlersOptions,
@@ -26,30 +19,9 @@ import { CHANNEL_ID, jsonCopy, sampleEnvelope } from '../envelope/sample.js';
 import { recordingDeduper as setDeduper } from './support/recording-deduper.js';
 
 type Seen = BuzzPromptContext<BuzzContext, 'pass'>;
-type Handler = (request: Seen) => Promise<PromptResponse> | PromptResponse;
 
 const endTurn: PromptResponse = { stopReason: 'end_turn' };
 const prompt = [{ type: 'text' as const, text: 'hi' }];
-
-/** Runs `body` against an agent app whose prompt handler is `buzzHandlers(options, handler)`. */
-async function withAgent<T>(
-  options: Partial<BuzzHandlersOptions<BuzzContext, 'pass' | 'refuse'>>,
-  handler: Handler,
-  body: (host: ClientContext, sessionId: string) => Promise<T>,
-): Promise<T> {
-  const reader = options.reader ?? (await createBuzzReader({ agentPubkey: AGENT.npub, backend: 'js' }));
-  const handlers = buzzHandlers({ ...options, reader }, handler);
-  const app = agent({ name: 'handlers-test' })
-    .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
-    .onRequest(methods.agent.session.new, () => ({ sessionId: 's1' }))
-    .onRequest(methods.agent.session.prompt, handlers.prompt)
-    .onNotification(methods.agent.session.cancel, handlers.cancel);
-  return client({ name: 'handlers-test-host' }).connectWith(app, async (host) => {
-    await host.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
-    const { sessionId } = await host.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
-    return body(host, sessionId);
-  });
-}
 
 /** Params with a JSON copy of `buzz` (what a real transport delivers). */
 function params(sessionId: string, buzz?: unknown): PromptRequest {

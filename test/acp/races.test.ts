@@ -5,26 +5,16 @@
  * cancelled before its handler starts commits nothing; a handler answering `cancelled` releases;
  * a hung handler is answered `cancelled` at once. Each ends with every event handled once.
  */
-import {
-  agent,
-  client,
-  type ClientContext,
-  methods,
-  PROTOCOL_VERSION,
-  type PromptRequest,
-} from '@agentclientprotocol/sdk';
+import { agent, client, methods, type PromptRequest } from '@agentclientprotocol/sdk';
 import { describe, expect, test } from 'vitest';
-import { buzzHandlers, type BuzzHandlersOptions, type BuzzPromptHandler } from '../../src/acp/index.js';
-import type { BuzzContext } from '../../src/context.js';
+import { withAgent } from './support/with-agent.js';
+import { buzzHandlers } from '../../src/acp/index.js';
 import { createDeduper } from '../../src/dedup/deduper.js';
 import { createMemoryStore } from '../../src/dedup/memory-store.js';
 import type { DedupStore } from '../../src/dedup/types.js';
 import { createBuzzReader } from '../../src/index.js';
 import { AGENT, OWNER } from '../support/keys.js';
 import { CHANNEL_ID, jsonCopy } from '../envelope/sample.js';
-
-type Options = Partial<BuzzHandlersOptions<BuzzContext, 'pass'>>;
-type Handler = BuzzPromptHandler<BuzzContext, 'pass'>;
 
 const prompt = [{ type: 'text' as const, text: 'hi' }];
 const eventA = { id: 'a'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 1 };
@@ -34,26 +24,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 function params(sessionId: string, events: unknown[], cancelledEvents: unknown[] = []): PromptRequest {
   const buzz = { channelId: CHANNEL_ID, channelType: 'channel', events, cancelledEvents };
   return { sessionId, prompt, _meta: { buzz: jsonCopy(buzz) } };
-}
-
-/** Runs `body` against an agent (one worker) whose prompt handler is `buzzHandlers(options, handler)`. */
-async function withAgent<T>(
-  options: Options,
-  handler: Handler,
-  body: (host: ClientContext, sessionId: string) => Promise<T>,
-): Promise<T> {
-  const reader = await createBuzzReader({ agentPubkey: AGENT.npub, backend: 'js' });
-  const handlers = buzzHandlers({ ...options, reader }, handler);
-  const app = agent({ name: 'races-test' })
-    .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
-    .onRequest(methods.agent.session.new, () => ({ sessionId: 's1' }))
-    .onRequest(methods.agent.session.prompt, handlers.prompt)
-    .onNotification(methods.agent.session.cancel, handlers.cancel);
-  return client({ name: 'races-test-host' }).connectWith(app, async (host) => {
-    await host.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
-    const { sessionId } = await host.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
-    return body(host, sessionId);
-  });
 }
 
 /** A memory store whose next claim waits until `open()` (a slow store). */
