@@ -13,7 +13,7 @@ import { thrownBuzzError } from '../support/thrown.js';
 import { type JsonObject, recomputeUnkeyed } from './mutations.js';
 import { CHANNEL_ID, envelopeOf, jsonCopy, promptParams, sampleEnvelope } from './sample.js';
 
-// Whole reads of up to 33 MiB and a 50-run property: more than 5 s under mutation testing.
+// Whole reads of up to 33 MiB and a 50-run property: seconds each on a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
 
 const pinned = { agentPubkey: AGENT.pubkey };
