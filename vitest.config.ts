@@ -6,12 +6,7 @@ const critical = { lines: 95, branches: 90 } as const;
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: [
-      ...configDefaults.exclude,
-      'bench/**',
-      'dist/**',
-      '.stryker-tmp/**',
-    ],
+    exclude: [...configDefaults.exclude, 'bench/**', 'dist/**', '.stryker-tmp/**'],
     // FAST_CHECK_SEED and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op when neither is set.
     setupFiles: ['test/support/fast-check.setup.ts'],
     // Type-level tests (`*.test-d.ts`, `expectTypeOf`) run with `--typecheck` (`npm test`).

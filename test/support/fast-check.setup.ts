@@ -35,7 +35,13 @@ if (propertyMsText !== '') {
   if (!Number.isSafeInteger(propertyMs) || propertyMs < 1) {
     throw new RangeError(`FUZZ_PROPERTY_MS must be a positive integer, got ${JSON.stringify(propertyMsText)}`);
   }
-  fc.configureGlobal({ ...fc.readConfigureGlobal(), interruptAfterTimeLimit: propertyMs, markInterruptAsFailure: false });
+  // fast-check is loaded once per worker, this file once per test file: install the bound once.
+  const store = globalThis as typeof globalThis & { buzzMetaTimeBound?: WeakSet<object> };
+  const bounded = (store.buzzMetaTimeBound ??= new WeakSet());
+  if (!bounded.has(fc.installGlobalPlugin)) {
+    bounded.add(fc.installGlobalPlugin);
+    fc.installGlobalPlugin(fc.interruptAfterTimeLimit(propertyMs));
+  }
 }
 
 interface FuzzTally {
