@@ -15,8 +15,7 @@ export default {
   testFiles: [
     'test/envelope/**/*.test.ts',
     'test/read/**/*.test.ts',
-    'test/reader*.test.ts',
-    'test/input-bounds.test.ts',
+    'test/shared/input-bounds.test.ts',
     'test/messages.test.ts',
   ],
   reporters: ['clear-text', 'progress-append-only', 'json'],

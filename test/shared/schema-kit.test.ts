@@ -6,14 +6,14 @@
  */
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
-import { resolveLimits } from '../src/limits.js';
+import { resolveLimits } from '../../src/limits.js';
 import {
   compiledForReading,
   forgetBuiltSchemas,
   limitedSchemas,
   parseWith,
   reportUnknownKeys,
-} from '../src/shared/schema-kit.js';
+} from '../../src/shared/schema-kit.js';
 
 /** A cache over a build function that counts its calls. */
 function counted() {
