@@ -1,10 +1,9 @@
 // CI scope of the mutation run (`npm run mutation:ci`, called by .ci/run): the two files whose
-// bugs would turn a forged envelope into a "verified" one, tried against the tests of the read
-// path only. The acp, dedup, cli and legacy tests also read envelopes, but they read them to get
-// at something else, many of them wait on real timers and Redis, and none checks a verdict or a
-// message the envelope tests do not: for these two files they add time, not kills
-// (docs/testing.md, "Mutation"). Everything else comes from stryker.config.json, so the two runs
-// cannot drift apart.
+// bugs would turn a forged envelope into a "verified" one. Their mutants are tried against the
+// tests that check verdicts and messages (every test that killed one of them is in these files);
+// the tests that read envelopes only to get at something else (dedup, races, drafts, the legacy
+// scraper, child processes) add time, not kills. Everything else comes from stryker.config.json,
+// so the two runs cannot drift apart.
 import { readFileSync } from 'node:fs';
 
 const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
@@ -17,6 +16,9 @@ export default {
     'test/read/**/*.test.ts',
     'test/shared/input-bounds.test.ts',
     'test/messages.test.ts',
+    'test/keys.test.ts',
+    'test/cli/cli.test.ts',
+    'test/acp/handlers.test.ts',
   ],
   reporters: ['clear-text', 'progress-append-only', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation-ci.json' },
