@@ -70,8 +70,8 @@ export class BuzzMetaError extends Error {
   readonly code: BuzzErrorCode;
   /** JSON pointer of the offending field of the first finding. */
   readonly path: string;
-  /** Every finding, the deciding one first. */
-  readonly issues: readonly BuzzIssue[];
+  /** Every finding, the deciding one first; never empty. */
+  readonly issues: readonly [BuzzIssue, ...BuzzIssue[]];
 
   /** Builds an error from its findings; the first one decides `code`, `path` and `message`. */
   constructor(first: BuzzIssue, ...rest: BuzzIssue[]) {
@@ -79,6 +79,20 @@ export class BuzzMetaError extends Error {
     this.code = first.code;
     this.path = first.path;
     this.issues = [first, ...rest];
+  }
+
+  /**
+   * The deciding finding's sentence, without the path that `message` puts in front of it: what to
+   * show a person who already sees `code` and `path`.
+   *
+   * @example
+   * ```ts
+   * BuzzMetaError.of('invalid_option', '/agentPubkey', 'agentPubkey must be 64 hex digits').reason
+   * // 'agentPubkey must be 64 hex digits'
+   * ```
+   */
+  get reason(): string {
+    return this.issues[0].message;
   }
 
   /** Shorthand for an error with a single finding. */

@@ -170,6 +170,15 @@ describe('errors', () => {
     ]);
   });
 
+  test('reason is the deciding finding\'s sentence, without the path the message starts with', () => {
+    const error = new BuzzMetaError(
+      { code: 'limit_exceeded', path: '/a', message: 'too long' },
+      { code: 'invalid_draft', path: '/b', message: 'wrong' },
+    );
+    expect([error.message, error.reason]).toEqual(['/a: too long', 'too long']);
+    expect(BuzzMetaError.of('invalid_params', '', 'params must be an object').reason).toBe('params must be an object');
+  });
+
   test('asBuzzError keeps ours and turns anything else, hostile included, into internal', () => {
     const ours = BuzzMetaError.of('no_sender', '/events', 'none');
     expect(asBuzzError(ours)).toBe(ours);

@@ -199,11 +199,8 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
     const read = reader.read(params);
     let buzz: BuzzTurn<C> | undefined;
     if (!read.ok) {
-      const { code, path, issues } = read.error;
+      const { code, path, reason } = read.error;
       if (code !== 'no_buzz_context' || refuseMissing) {
-        // The deciding finding's sentence; `error.message` would repeat the path in front of it.
-        // Stryker disable next-line OptionalChaining: a BuzzMetaError always has a first issue.
-        const reason = issues[0]?.message ?? read.error.message;
         return answer(params, 'refusal', { outcome: 'refused', code, path, reason });
       }
     }

@@ -67,8 +67,7 @@ export function verifyBuzzEnvelope(envelope: unknown, options: VerifyEnvelopeOpt
     // Only an in-process object can throw here (a getter, a Proxy): a failure, never a throw.
     error = asBuzzError(thrown);
   }
-  const [first, ...rest] = error.issues as [BuzzIssue, ...BuzzIssue[]];
-  return { ok: false, failures: [first, ...rest] };
+  return { ok: false, failures: error.issues };
 }
 
 /** Normalizes the configured agent key, reporting a bad one as an option error. */
