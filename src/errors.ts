@@ -101,6 +101,14 @@ export class BuzzMetaError extends Error {
   }
 }
 
+/**
+ * What an internal step that can fail returns: its value, or what stopped it (by default the
+ * error). The public results spell their success out instead (`BuzzReadResult` carries `context`).
+ */
+export type Result<T, E = BuzzMetaError> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: E };
+
 /** Joins JSON-pointer segments, escaping `~` and `/` as RFC 6901 asks. */
 export function pointer(segments: readonly (string | number)[]): string {
   let out = '';

@@ -6,7 +6,14 @@
  * scraped: falling back on a broken `_meta.buzz` would let anyone who can break the metadata
  * downgrade the agent to forgeable text.
  */
-import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext, Trust } from './context.js';
+import type {
+  BuzzContext,
+  BuzzDraftContext,
+  BuzzEnvelopeContext,
+  BuzzReadResult,
+  BuzzVerifiedContext,
+  Trust,
+} from './context.js';
 import { BuzzMetaError, asBuzzError } from './errors.js';
 import { readDraft } from './draft/read-draft.js';
 import { envelopeToContext } from './envelope/to-context.js';
@@ -14,6 +21,9 @@ import { jsVerifier, type SignatureVerifier } from './envelope/signatures.js';
 import { checkEnvelope, pinnedKey } from './envelope/verify.js';
 import { type BuzzLimits, resolveLimits } from './limits.js';
 import { scrapePromptText } from './legacy/scrape.js';
+
+/** The never-throwing result of {@link readBuzzContext} (defined with the context types). */
+export type { BuzzReadResult };
 
 /** Options of {@link readBuzzContext} and {@link parseBuzzContext}. */
 export interface ReadBuzzOptions {
@@ -43,10 +53,6 @@ export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
   : O extends { readonly minTrust: 'asserted' }
     ? BuzzEnvelopeContext | BuzzDraftContext
     : BuzzContext;
-
-/** The never-throwing result of {@link readBuzzContext}. */
-export type BuzzReadResult<C extends BuzzContext = BuzzContext> =
-  { readonly ok: true; readonly context: C } | { readonly ok: false; readonly error: BuzzMetaError };
 
 const TRUST_RANK: Readonly<Record<Trust, number>> = { scraped: 0, asserted: 1, verified: 2 };
 
@@ -193,7 +199,7 @@ function readStructured(
     }
     const checked = checkEnvelope(buzz, agentPubkey, limits, verifier);
     if (!checked.ok) throw checked.error;
-    return envelopeToContext(checked.envelope, buzz, checked.keyed);
+    return envelopeToContext(checked.value.envelope, buzz, checked.value.keyed);
   }
   if (looksLikeEnvelope(buzz)) {
     throw BuzzMetaError.of(
@@ -204,5 +210,5 @@ function readStructured(
   }
   const draft = readDraft(buzz, limits);
   if (!draft.ok) throw draft.error;
-  return draft.context;
+  return draft.value;
 }

@@ -6,7 +6,7 @@
  * signatures). A delivery that fails a stage is not examined further, so a forged one is hashed once
  * (for the digest) and costs at most one Schnorr verification.
  */
-import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, asBuzzError, pointer } from '../errors.js';
+import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, asBuzzError, pointer, type Result } from '../errors.js';
 import { DEFAULT_LIMITS, type BuzzLimits, resolveLimits } from '../limits.js';
 import { toHexPubkey } from '../npub.js';
 import { checkInputBounds } from '../input-bounds.js';
@@ -29,10 +29,13 @@ export type EnvelopeVerification =
   | { readonly ok: true; readonly failures: readonly [] }
   | { readonly ok: false; readonly failures: readonly [BuzzIssue, ...BuzzIssue[]] };
 
-/** The result of checking an envelope: the typed copy for reading, or the error. */
-export type EnvelopeCheck =
-  | { readonly ok: true; readonly envelope: EnvelopeV1; readonly keyed: boolean }
-  | { readonly ok: false; readonly error: BuzzMetaError };
+/** An envelope that passed {@link checkEnvelope}: its typed copy, and whether a pinned key verified it. */
+export interface CheckedEnvelope {
+  /** The typed copy for reading (unknown keys dropped; the received object was hashed). */
+  readonly envelope: EnvelopeV1;
+  /** Whether the attestation and event signatures were verified against a pinned key. */
+  readonly keyed: boolean;
+}
 
 /**
  * Verifies a v1 envelope (the value of `_meta.buzz`) against the agent's pinned pubkey:
@@ -102,7 +105,7 @@ export function checkEnvelope(
   agentPubkey: string | undefined,
   limits: BuzzLimits = DEFAULT_LIMITS,
   verifier: SignatureVerifier = jsVerifier,
-): EnvelopeCheck {
+): Result<CheckedEnvelope> {
   // Key lists of objects with many keys, taken once by the bounds walk and reused by the hashing.
   const keyLists = new Map<object, string[]>();
   const tooLong =
@@ -222,11 +225,11 @@ export function checkEnvelope(
   }
 
   if (failures.length > 0) return failed(failures);
-  return { ok: true, envelope, keyed: agentPubkey !== undefined };
+  return { ok: true, value: { envelope, keyed: agentPubkey !== undefined } };
 }
 
 /** The check's result for a non-empty list of failures. */
-function failed(failures: readonly BuzzIssue[]): EnvelopeCheck {
+function failed(failures: readonly BuzzIssue[]): Result<CheckedEnvelope> {
   const [first, ...rest] = failures as [BuzzIssue, ...BuzzIssue[]];
   return { ok: false, error: new BuzzMetaError(first, ...rest) };
 }
