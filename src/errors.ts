@@ -106,8 +106,7 @@ export class BuzzMetaError extends Error {
  * error). The public results spell their success out instead (`BuzzReadResult` carries `context`).
  */
 export type Result<T, E = BuzzMetaError> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: E };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 /** Joins JSON-pointer segments, escaping `~` and `/` as RFC 6901 asks. */
 export function pointer(segments: readonly (string | number)[]): string {

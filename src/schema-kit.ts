@@ -159,11 +159,7 @@ export const BUZZ_PATH = ['_meta', 'buzz'] as const;
  * Runs a schema and returns its typed output, or a {@link BuzzMetaError} listing every finding.
  * Size findings (too many items, too long a string) become `limit_exceeded`; everything else `shapeCode`.
  */
-export function parseWith<T>(
-  schema: z.ZodType<T>,
-  input: unknown,
-  shapeCode: BuzzErrorCode,
-): Result<T> {
+export function parseWith<T>(schema: z.ZodType<T>, input: unknown, shapeCode: BuzzErrorCode): Result<T> {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const issues: BuzzIssue[] = result.error.issues.map((issue) => ({

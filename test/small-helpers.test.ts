@@ -173,7 +173,7 @@ describe('errors', () => {
     ]);
   });
 
-  test('reason is the deciding finding\'s sentence, without the path the message starts with', () => {
+  test("reason is the deciding finding's sentence, without the path the message starts with", () => {
     const error = new BuzzMetaError(
       { code: 'limit_exceeded', path: '/a', message: 'too long' },
       { code: 'invalid_draft', path: '/b', message: 'wrong' },
