@@ -5,7 +5,7 @@
  * follows it), so the two can never disagree about which thread an event is in.
  */
 
-import type { Result } from './errors.js';
+import type { Result } from '../errors.js';
 
 /** The thread anchors an event's tags name, lowercased; either may be missing. */
 export interface MarkedAnchors {

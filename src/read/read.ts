@@ -13,14 +13,14 @@ import type {
   BuzzReadResult,
   BuzzVerifiedContext,
   Trust,
-} from './context.js';
-import { BuzzMetaError, asBuzzError } from './errors.js';
-import { readDraft } from './draft/read-draft.js';
-import { envelopeToContext } from './envelope/to-context.js';
-import { jsVerifier, type SignatureVerifier } from './envelope/signatures.js';
-import { checkEnvelope, pinnedKey } from './envelope/verify.js';
-import { type BuzzLimits, resolveLimits } from './limits.js';
-import { scrapePromptText } from './legacy/scrape.js';
+} from '../context.js';
+import { BuzzMetaError, asBuzzError } from '../errors.js';
+import { readDraft } from '../draft/read-draft.js';
+import { envelopeToContext } from '../envelope/to-context.js';
+import { jsVerifier, type SignatureVerifier } from '../envelope/signatures.js';
+import { checkEnvelope, pinnedKey } from '../envelope/verify.js';
+import { type BuzzLimits, resolveLimits } from '../limits.js';
+import { scrapePromptText } from '../legacy/scrape.js';
 
 /** The never-throwing result of {@link readBuzzContext} (defined with the context types). */
 export type { BuzzReadResult };
