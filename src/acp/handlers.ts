@@ -274,10 +274,10 @@ class PromptWrapper<C extends BuzzContext, M extends MissingContextPolicy> {
       }
       ({ fresh, seen, carried } = claimed);
     }
-    const notTaken = alreadyTaken(context, fresh, seen, carried);
-    if (notTaken > 0) {
+    const leftToOthers = eventsLeftToOthers(context, fresh, seen, carried);
+    if (leftToOthers > 0) {
       await turn.release();
-      return { ok: false, error: this.#answer(params, 'end_turn', { outcome: 'all-seen', seen: notTaken }) };
+      return { ok: false, error: this.#answer(params, 'end_turn', { outcome: 'all-seen', seen: leftToOthers }) };
     }
     return { ok: true, value: { context, keys: this.#keysOf(context), fresh, seen, carried } };
   }
@@ -342,7 +342,7 @@ class PromptWrapper<C extends BuzzContext, M extends MissingContextPolicy> {
  * events): the delivery's seen events, and its cancelled ones handled elsewhere. A restart
  * re-prompt carries only cancelled events, so once their own turn finished them it has no work.
  */
-function alreadyTaken(
+function eventsLeftToOthers(
   context: BuzzContext,
   fresh: readonly BuzzEvent[],
   seen: readonly BuzzEvent[],

@@ -292,10 +292,10 @@ async function claimEvents<C extends BuzzContext>(
   // A timed-out claim landing after its turn settled leaves leases of this token: settle them the same way.
   late?.then(
     () => {
-      claim.again();
+      claim.settleAgain();
     },
     () => {
-      claim.again();
+      claim.settleAgain();
     },
   );
   return claim;
@@ -439,7 +439,7 @@ class Claim<E extends BuzzEvent> implements BuzzClaim<E> {
   }
 
   /** Settles again as before (nothing when not settled yet: that settle will cover the late leases). */
-  again(): void {
+  settleAgain(): void {
     const run = this.#settledWith;
     if (run !== undefined) void this.#calls.cleanUp(run);
   }
