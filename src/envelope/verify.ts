@@ -15,7 +15,7 @@ import { BUZZ_PATH, checkArrayLength, parseWith } from '../shared/schema-kit.js'
 import { bytesToHex } from './crypto.js';
 import { jsVerifier, type SignatureVerifier } from './signatures.js';
 import { type EnvelopeHashes, envelopeHashes } from './hashes.js';
-import { type EnvelopeV1, envelopeParser } from './schema.js';
+import { ENVELOPE_KEY_NAMES, type EnvelopeV1, envelopeParser } from './schema.js';
 
 /** Options of {@link verifyBuzzEnvelope}. */
 export interface VerifyEnvelopeOptions {
@@ -153,7 +153,7 @@ function sizeError(raw: unknown, limits: BuzzLimits, keyLists: Map<object, strin
       [...BUZZ_PATH, 'channel'],
       'maxMembers',
     ) ??
-    checkInputBounds(raw, limits, keyLists)
+    checkInputBounds(raw, limits, ENVELOPE_KEY_NAMES, keyLists)
   );
 }
 
