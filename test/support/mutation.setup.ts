@@ -10,7 +10,7 @@
  */
 import { beforeEach } from 'vitest';
 import { forgetDecodedNpubs } from '../../src/legacy/fields.js';
-import { forgetBuiltSchemas } from '../../src/schema-kit.js';
+import { forgetBuiltSchemas } from '../../src/shared/schema-kit.js';
 
 beforeEach(() => {
   forgetBuiltSchemas();
