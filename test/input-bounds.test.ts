@@ -7,9 +7,10 @@
 import { describe, expect, test } from 'vitest';
 import { KEPT_KEY_LISTS_FROM, checkInputBounds } from '../src/shared/input-bounds.js';
 import { DEFAULT_LIMITS, resolveLimits } from '../src/limits.js';
+import { ENVELOPE_KEY_NAMES } from '../src/envelope/schema.js';
 
 const refusal = (value: unknown, maxNodes: number): [string, string, string] | undefined => {
-  const error = checkInputBounds(value, resolveLimits({ maxNodes }));
+  const error = checkInputBounds(value, resolveLimits({ maxNodes }), ENVELOPE_KEY_NAMES);
   return error === undefined ? undefined : [error.code, error.path, error.message];
 };
 
@@ -53,7 +54,7 @@ describe('checkInputBounds keeps the key lists of large objects for the canonica
     const buzz = { large, smaller, list: [objectWithKeys(KEPT_KEY_LISTS_FROM)] };
     const keyLists = new Map<object, string[]>();
     const limits = resolveLimits({ maxObjectKeys: 2048 });
-    expect(checkInputBounds(buzz, limits, keyLists)).toBeUndefined();
+    expect(checkInputBounds(buzz, limits, ENVELOPE_KEY_NAMES, keyLists)).toBeUndefined();
     expect([...keyLists.keys()]).toEqual([large, buzz.list[0]]);
     expect(keyLists.get(large)).toEqual(Object.keys(large));
     expect(keyLists.get(large)).toHaveLength(1024);
@@ -63,8 +64,8 @@ describe('checkInputBounds keeps the key lists of large objects for the canonica
 
   test('without a map to fill, a large object is checked all the same', () => {
     const limits = resolveLimits({ maxObjectKeys: 2048 });
-    expect(checkInputBounds({ large: objectWithKeys(1500) }, limits)).toBeUndefined();
-    expect(checkInputBounds({ large: objectWithKeys(1500) }, DEFAULT_LIMITS)?.message).toBe(
+    expect(checkInputBounds({ large: objectWithKeys(1500) }, limits, ENVELOPE_KEY_NAMES)).toBeUndefined();
+    expect(checkInputBounds({ large: objectWithKeys(1500) }, DEFAULT_LIMITS, ENVELOPE_KEY_NAMES)?.message).toBe(
       '/_meta/buzz/*: an object holds more than limits.maxObjectKeys (1024) keys', // a received key is never echoed,
     );
   });

@@ -9,7 +9,7 @@
  */
 import { BuzzMetaError } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
-import { safePointer } from './redact.js';
+import { type ContractKeys, safePointer } from './redact.js';
 import { BUZZ_PATH } from './schema-kit.js';
 
 /**
@@ -21,19 +21,21 @@ export const KEPT_KEY_LISTS_FROM = 1024;
 
 /**
  * Walks `buzz` (the value of `_meta.buzz`) and returns the first bound it breaks, or `undefined`.
- * Every bound is `limit_exceeded`. When `keyLists` is given, the key lists of objects with at least
+ * Every bound is `limit_exceeded`; its pointer shows only the keys in `contractKeys` (the keys of
+ * the caller's dialect). When `keyLists` is given, the key lists of objects with at least
  * {@link KEPT_KEY_LISTS_FROM} keys are stored in it by object.
  */
 export function checkInputBounds(
   buzz: unknown,
   limits: BuzzLimits,
+  contractKeys: ContractKeys,
   keyLists?: Map<object, string[]>,
 ): BuzzMetaError | undefined {
   let nodes = 0;
   let length = 0;
   const path: (string | number)[] = [...BUZZ_PATH];
   const tooMuch = (message: string): BuzzMetaError =>
-    BuzzMetaError.of('limit_exceeded', safePointer(BUZZ_PATH), message);
+    BuzzMetaError.of('limit_exceeded', safePointer(BUZZ_PATH, contractKeys), message);
   const tooManyNodes = (): BuzzMetaError =>
     tooMuch(`_meta.buzz holds more than limits.maxNodes (${String(limits.maxNodes)}) values`);
   const addText = (text: string): BuzzMetaError | undefined => {
@@ -51,7 +53,7 @@ export function checkInputBounds(
     if (depth > limits.maxDepth) {
       return BuzzMetaError.of(
         'limit_exceeded',
-        safePointer(path),
+        safePointer(path, contractKeys),
         `value is nested more deeply than limits.maxDepth (${String(limits.maxDepth)}) allows`,
       );
     }
@@ -69,7 +71,7 @@ export function checkInputBounds(
     if (keys.length > limits.maxObjectKeys) {
       return BuzzMetaError.of(
         'limit_exceeded',
-        safePointer(path),
+        safePointer(path, contractKeys),
         `an object holds more than limits.maxObjectKeys (${String(limits.maxObjectKeys)}) keys`,
       );
     }
