@@ -4,17 +4,19 @@
  * Memory store: single-event claim+commit per second through `createDeduper` (goal ≥ 500k/s) and
  * heap bytes per remembered id at 1M ids (goal ≤ 200 B), and per id scraped from 500 kB and 5 kB
  * prompts (same goal: an id must not keep its prompt alive). Redis store: commands per claim of 1 and 50
- * events from `INFO commandstats` (goal exactly 1 EVALSHA), and claim+commit per second with 1
- * and 8 concurrent workers (in-process async loops, one connection each). The Redis part starts
- * its own redis-server on a free loopback port, or prints why it skipped. Nothing is asserted.
+ * events from `INFO commandstats` (goal exactly 1 EVALSHA; on the cluster with each client), and
+ * claim+commit per second with 1, 4 and 8 concurrent workers (in-process async loops, one
+ * connection each), one Redis vs a three-master cluster, node-redis vs ioredis; and one Redis with
+ * one replica without and with `WAIT 1` after each call. The Redis part starts its own
+ * redis-servers on free loopback ports, or prints why it skipped. Nothing is asserted.
  */
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
 import type { BuzzContext, BuzzDraftContext } from '../src/context.js';
 import { createDeduper } from '../src/dedup/deduper.js';
 import { createMemoryStore } from '../src/dedup/memory-store.js';
 import { createRedisStore } from '../src/dedup/redis-store.js';
-import type { Deduper } from '../src/dedup/types.js';
+import type { DedupStore, Deduper } from '../src/dedup/types.js';
 import { readBuzzContext } from '../src/read/read.js';
 import { chat, ENGINEERING } from '../test/legacy/fixtures.js';
 import { eventSection, prompt } from '../test/legacy/render.js';
@@ -206,6 +208,7 @@ async function redisFigures(): Promise<void> {
       );
     }
     await throughputFigures(server.url);
+    await replicaAckFigures();
   } finally {
     for (const client of clients) client.destroy();
     await server.dispose();
@@ -337,10 +340,11 @@ async function throughputFigures(url: string): Promise<void> {
         );
       }
     }
-    // Round trips per claim on the cluster: EVALSHA summed over the masters, for node-redis.
-    const counting = topologies[1]?.clients[0];
-    if (counting !== undefined) {
+    // Round trips per claim on the cluster: EVALSHA summed over the masters, for each client.
+    for (const counting of topologies[1]?.clients ?? []) {
       const { deduper, close } = await counting.connect();
+      // Loads the script on every master first, so each claim below is one EVALSHA.
+      for (const channelId of CHANNELS) await deduper.claim({ ...deliveryOf(3_800_000_000), channelId });
       for (const p of cluster.ports) await sendRedisCommand(p, 'CONFIG RESETSTAT');
       const claims = 100;
       for (let k = 0; k < claims; k++) {
@@ -353,11 +357,85 @@ async function throughputFigures(url: string): Promise<void> {
       }
       close();
       console.log(
-        `  cluster, claim of 1 event over 64 channels: ${fmt(evalsha / claims, 2)} EVALSHA per claim (${fmt(evalsha)} for ${String(claims)} claims) — goal exactly 1: ${evalsha === claims ? 'PASS' : 'FAIL'}`,
+        `  cluster (${counting.name}), claim of 1 event over 64 channels: ${fmt(evalsha / claims, 2)} EVALSHA per claim (${fmt(evalsha)} for ${String(claims)} claims) — goal exactly 1: ${evalsha === claims ? 'PASS' : 'FAIL'}`,
       );
     }
   } finally {
     await cluster.dispose();
+  }
+}
+
+/**
+ * A store that waits for one replica to acknowledge each call's writes (`WAIT 1 <timeoutMs>`, a
+ * second round trip on the same connection) and fails the call when none did in time.
+ */
+function withReplicaAck(store: DedupStore, client: RedisClientType, timeoutMs: number): DedupStore {
+  const acknowledged = async (): Promise<void> => {
+    const replicas = Number(await client.sendCommand(['WAIT', '1', String(timeoutMs)]));
+    if (replicas !== 1) throw new Error('no replica acknowledged the write in time');
+  };
+  return {
+    claim: async (request) => {
+      const answers = await store.claim(request);
+      await acknowledged();
+      return answers;
+    },
+    commit: async (request) => {
+      await store.commit(request);
+      await acknowledged();
+    },
+    release: async (request) => {
+      await store.release(request);
+      await acknowledged();
+    },
+  };
+}
+
+/**
+ * Claim+commit per second on one Redis with one replica, without and with `WAIT 1` after each
+ * call (what replica acknowledgement costs), 1/4/8 workers, node-redis.
+ */
+async function replicaAckFigures(): Promise<void> {
+  const { sendRedisCommand } = await import('../test/support/redis-server.js');
+  const primary = await startRedisServer();
+  const replica = await startRedisServer();
+  const opened: { destroy(): void }[] = [];
+  try {
+    await sendRedisCommand(primary.port, 'CONFIG SET repl-diskless-sync-delay 0');
+    await sendRedisCommand(replica.port, `REPLICAOF 127.0.0.1 ${String(primary.port)}`);
+    while (!(await sendRedisCommand(replica.port, 'INFO replication')).includes('master_link_status:up')) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const connect =
+      (ack: boolean): Connect =>
+      async () => {
+        const client: RedisClientType = createClient({ url: primary.url, disableOfflineQueue: true });
+        await client.connect();
+        opened.push(client);
+        const store = createRedisStore({ client });
+        return {
+          deduper: createDeduper({
+            store: ack ? withReplicaAck(store, client, 100) : store,
+            onStoreError: 'fail-closed',
+          }),
+          close: () => undefined,
+        };
+      };
+    console.log('  one Redis with one replica (node-redis), claim+commit per second (1 s per row):');
+    console.log('    writes acknowledged by                1 worker    4 workers    8 workers');
+    let base = 3_000_000_000;
+    for (const [name, ack] of [
+      ['the primary only', false],
+      ['the replica too (WAIT 1 100 per call)', true],
+    ] as const) {
+      const rates: number[] = [];
+      for (const workers of [1, 4, 8]) rates.push(await rate(connect(ack), workers, 1_000, (base += 100_000_000)));
+      console.log(`    ${name.padEnd(37)} ${rates.map((r) => fmt(r).padStart(12)).join(' ')}`);
+    }
+  } finally {
+    for (const client of opened) client.destroy();
+    await replica.dispose();
+    await primary.dispose();
   }
 }
 

@@ -5,8 +5,10 @@
  * cancelled before its handler starts commits nothing; a handler answering `cancelled` releases;
  * a hung handler is answered `cancelled` at once. Each ends with every event handled once.
  */
-import { agent, client, methods, type PromptRequest } from '@agentclientprotocol/sdk';
+import { agent, client, methods } from '@agentclientprotocol/sdk';
 import { describe, expect, test } from 'vitest';
+import { gatedStore } from './support/gated-store.js';
+import { raceEvent, racePrompt } from './support/race-prompt.js';
 import { withAgent } from './support/with-agent.js';
 import { buzzHandlers } from '../../src/acp/index.js';
 import { createDeduper } from '../../src/dedup/deduper.js';
@@ -14,52 +16,13 @@ import { createMemoryStore } from '../../src/dedup/memory-store.js';
 import type { DedupStore } from '../../src/dedup/types.js';
 import { createBuzzReader } from '../../src/index.js';
 import { AGENT, OWNER } from '../support/keys.js';
-import { CHANNEL_ID, jsonCopy } from '../envelope/sample.js';
+import { CHANNEL_ID } from '../envelope/sample.js';
 
-const prompt = [{ type: 'text' as const, text: 'hi' }];
-const eventA = { id: 'a'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 1 };
-const eventB = { id: 'b'.repeat(64), sender: OWNER.pubkey, kind: 9, createdAt: 2 };
+const eventA = raceEvent('a', 1);
+const eventB = raceEvent('b', 2);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function params(sessionId: string, events: unknown[], cancelledEvents: unknown[] = []): PromptRequest {
-  const buzz = { channelId: CHANNEL_ID, channelType: 'channel', events, cancelledEvents };
-  return { sessionId, prompt, _meta: { buzz: jsonCopy(buzz) } };
-}
-
-/** A memory store whose next claim waits until `open()` (a slow store). */
-function gatedStore() {
-  const inner = createMemoryStore();
-  let gate: Promise<void> | undefined;
-  let open = (): void => undefined;
-  let entered = (): void => undefined;
-  const store: DedupStore = {
-    claim: async (request) => {
-      const waiting = gate;
-      gate = undefined;
-      if (waiting !== undefined) {
-        entered();
-        await waiting;
-      }
-      return inner.claim(request);
-    },
-    commit: (request) => inner.commit(request),
-    release: (request) => inner.release(request),
-  };
-  return {
-    store,
-    /** Holds the next claim; resolves `entered` when it reaches the store. */
-    holdNext(): { entered: Promise<void>; open: () => void } {
-      gate = new Promise<void>((resolve) => (open = resolve));
-      const reached = new Promise<void>((resolve) => (entered = resolve));
-      return {
-        entered: reached,
-        open: () => {
-          open();
-        },
-      };
-    },
-  };
-}
+const params = (sessionId: string, events: unknown[], cancelledEvents: unknown[] = []) =>
+  racePrompt(sessionId, events, cancelledEvents);
 
 /** Which event ids are handled now, claiming through a fresh deduper over `store`. */
 async function handledNow(store: DedupStore, ids: string[]): Promise<string[]> {

@@ -51,20 +51,6 @@ describeStoreContract('redis cluster (ioredis Cluster)', timing, () => ({
   advance: sleep,
 }));
 
-/** The port of the master serving `key`'s slot. */
-async function masterOf(key: string): Promise<number> {
-  const slot = Number((await sendRedisCommand(cluster.ports[0] ?? 0, `CLUSTER KEYSLOT ${key}`)).slice(1));
-  for (const port of cluster.ports) {
-    const nodes = await sendRedisCommand(port, 'CLUSTER NODES');
-    const mine = nodes.split('\n').find((line) => line.includes('myself'));
-    for (const range of mine?.split(' ').slice(8) ?? []) {
-      const [from, to] = range.split('-').map(Number);
-      if (from !== undefined && slot >= from && slot <= (to ?? from)) return port;
-    }
-  }
-  throw new Error(`no master serves slot ${String(slot)}`);
-}
-
 /** `cmdstat_<name>` calls summed over every master. */
 async function calls(name: string): Promise<number> {
   let total = 0;
@@ -131,7 +117,7 @@ describe('a frozen master (DEBUG SLEEP)', () => {
         const prefix = freshPrefix();
         const store: DedupStore = createRedisStore({ client: client(), prefix });
         const deduper = createDeduper({ store, onStoreError: policy, callTimeoutMs: 300 });
-        const port = await masterOf(`${prefix}{${CHANNEL}}:x`);
+        const port = await cluster.masterOf(`${prefix}{${CHANNEL}}:x`);
         const asleep = sendRedisCommand(port, 'DEBUG SLEEP 1.5');
         await sleep(50);
         const started = performance.now();

@@ -1,12 +1,19 @@
 /**
- * Starts an example agent as a real child process (`node --import tsx examples/<name>.ts`) and
- * connects the real ACP SDK client to it over stdio, as Buzz would: one process per test file,
- * shared by its tests.
+ * Starts an agent as a real child process (`node --import tsx <script>`: an example, or a test
+ * fixture agent) and connects the real ACP SDK client to it over stdio, as Buzz would: one
+ * process per test file, shared by its tests.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { client, methods, PROTOCOL_VERSION, type PromptRequest, type PromptResponse } from '@agentclientprotocol/sdk';
+import {
+  client,
+  type ClientContext,
+  methods,
+  PROTOCOL_VERSION,
+  type PromptRequest,
+  type PromptResponse,
+} from '@agentclientprotocol/sdk';
 import { childStream } from '../../../src/acp/index.js';
 
 /** A running example agent and a connected host. */
@@ -17,19 +24,35 @@ export interface AgentProcess {
   cancel(): Promise<void>;
   /** Everything the agent wrote to stderr so far. */
   stderr(): string;
+  /** Resolves once the agent's stderr has `text` in it `count` times (default once). */
+  stderrHas(text: string, count?: number): Promise<void>;
+  /** The connected host, for requests of a test's own (concurrent prompts, cancellation signals). */
+  readonly host: ClientContext;
+  /** The session opened at start-up. */
+  readonly sessionId: string;
+  /** Sends `signal` to the agent process. */
+  signal(signal: NodeJS.Signals): void;
   /** Ends stdin, waits for the exit; returns the exit code. */
   stop(): Promise<number | null>;
 }
 
 /** Spawns `examples/<name>.ts` with `env` added, initializes, and opens one session. */
-export async function startExample(name: string, env: Readonly<Record<string, string>>): Promise<AgentProcess> {
-  const script = fileURLToPath(new URL(`../../../examples/${name}.ts`, import.meta.url));
+export function startExample(name: string, env: Readonly<Record<string, string>>): Promise<AgentProcess> {
+  return startAgentProcess(fileURLToPath(new URL(`../../../examples/${name}.ts`, import.meta.url)), env);
+}
+
+/** Spawns the agent `script` with `env` added, initializes, and opens one session. */
+export async function startAgentProcess(script: string, env: Readonly<Record<string, string>>): Promise<AgentProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const waiting = new Set<() => void>();
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr += text;
+    for (const check of waiting) check();
+  });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const chunks: string[] = [];
   const connection = client({ name: 'buzz-meta-example-test-host' })
@@ -55,6 +78,19 @@ export async function startExample(name: string, env: Readonly<Record<string, st
     },
     cancel: () => connection.agent.notify(methods.agent.session.cancel, { sessionId }),
     stderr: () => stderr,
+    stderrHas: (text, count = 1) =>
+      new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (stderr.split(text).length - 1 < count) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      }),
+    host: connection.agent,
+    sessionId,
+    signal: (signal) => child.kill(signal),
     async stop() {
       connection.close();
       child.stdin.end();
