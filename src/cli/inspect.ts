@@ -50,8 +50,7 @@ async function readerFor(agentPubkey: string | undefined) {
   try {
     return await createBuzzReader(agentPubkey === undefined ? { backend: 'js' } : { agentPubkey });
   } catch (error) {
-    // The finding's own sentence, without the option path `BuzzMetaError.message` puts in front.
-    const reason = error instanceof BuzzMetaError ? (error.issues[0]?.message ?? error.message) : 'invalid key';
+    const reason = error instanceof BuzzMetaError ? error.reason : 'invalid key';
     throw new CliError(`--agent-pubkey: ${reason}`);
   }
 }

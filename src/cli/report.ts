@@ -74,10 +74,8 @@ function eventReport(event: BuzzEvent): EventReport {
 export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptReport {
   const { line, requestId } = found;
   if (!read.ok) {
-    const { code, path, issues } = read.error;
-    // The deciding finding's own sentence: `error.message` repeats the path in front of it.
-    // Stryker disable next-line OptionalChaining: a BuzzMetaError always has a first issue.
-    return { line, requestId, ok: false, error: { code, path, message: issues[0]?.message ?? read.error.message } };
+    const { code, path, reason } = read.error;
+    return { line, requestId, ok: false, error: { code, path, message: reason } };
   }
   const ctx = read.context;
   return {
