@@ -55,8 +55,8 @@ function agentKey(given: string | undefined, io: CliIo): string | undefined {
 }
 
 /*
- * keygen.js (secp256k1) and demo.js are imported by their own subcommands only: `inspect` on a
- * large capture is a start-up-bound command, and these modules were a good part of its start-up.
+ * keygen.js (secp256k1) is imported by its own subcommands only: `inspect` on a
+ * large capture is a start-up-bound command, and that module was a good part of its start-up.
  */
 function program(io: CliIo, out: (outcome: Outcome) => void): Command {
   const cli = new Command('buzz-meta')
@@ -120,14 +120,6 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .action(async (key: string) => {
       const { convertKey } = await import('./keygen.js');
       out({ stdout: [convertKey(key, 'hex') + '\n'], exitCode: EXIT.ok });
-    });
-
-  cli
-    .command('demo')
-    .description('run the offline demo: a simulated Buzz host and a real ACP agent over stdio (from a checkout)')
-    .action(async () => {
-      const { runDemo } = await import('./demo.js');
-      out({ stdout: [], exitCode: runDemo() });
     });
 
   const output = { writeOut: io.writeOut, writeErr: io.writeErr };

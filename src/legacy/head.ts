@@ -16,10 +16,8 @@ import {
   type SenderProblem,
 } from './fields.js';
 import { isHex64 } from '../shared/hex.js';
+import type { BlockLayout } from './eras.js';
 import type { LineText } from './line-text.js';
-
-/** How the event blocks of a section are laid out. */
-export type BlockLayout = 'v1' | 'v2' | 'rich';
 
 /** The header fields of one event block. */
 export interface EventHead {
@@ -29,7 +27,7 @@ export interface EventHead {
   readonly id: string | null;
   /** `Channel:`. */
   readonly channel: ChannelDisplay;
-  /** `Kind:` (absent in V1). */
+  /** `Kind:` (absent in the `message` layout). */
   readonly kind: number | null;
   /** `From:`. */
   readonly sender: RenderedSender;
@@ -44,11 +42,6 @@ export interface EventHead {
 /** Why a block head could not be read: a sentence that echoes nothing received. */
 export interface HeadProblem {
   readonly problem: string;
-}
-
-/** The layout of a V2/V3 (`[Sprout event…]`) block: V3 starts with `Event ID:`. */
-export function sproutLayout(firstLine: string | undefined): BlockLayout {
-  return firstLine?.startsWith('Event ID: ') === true ? 'rich' : 'v2';
 }
 
 /**
@@ -128,7 +121,7 @@ export function readHead(text: LineText, at: number, layout: BlockLayout, seen: 
   }
   line = text.next(line);
   let kind: number | null = null;
-  if (layout !== 'v1') {
+  if (layout !== 'message') {
     const value = fieldValue(text.line(line), 'Kind: ');
     const parsed = value === undefined ? undefined : parseKind(value);
     if (parsed === undefined) return { problem: 'an event block has no valid Kind line' };
@@ -151,7 +144,7 @@ export function readHead(text: LineText, at: number, layout: BlockLayout, seen: 
 }
 
 function contentLabel(layout: BlockLayout): string {
-  return layout === 'v1' ? 'Message: ' : 'Content: ';
+  return layout === 'message' ? 'Message: ' : 'Content: ';
 }
 
 /** The content of a block: from after its label to the line `end` (exclusive), as one slice. */

@@ -5,16 +5,15 @@
  * characters (U+2014 em dashes, not hyphens); anything else is content.
  */
 
-/** Which family of renderer a section header belongs to. */
-export type Era = 'v1' | 'v2' | 'v3' | 'v4' | 'v5';
+import type { HeaderFamily } from './eras.js';
 
 /** What a section holds: this turn's events, or the cancelled turn of a merge. */
 export type SectionRole = 'events' | 'prior';
 
 /** A recognized section header. */
 export interface SectionHeader {
-  /** `v2` stands for "Sprout V2 or V3" until the first event block tells them apart. */
-  readonly era: Era;
+  /** The family of headers it belongs to, which says the eras it can introduce (eras.ts). */
+  readonly family: HeaderFamily;
   /** `events` for the delivered events, `prior` for the cancelled turn of a merge. */
   readonly role: SectionRole;
   /** `single`: the event block follows the header; `chunks`: `--- Event i ---` separators follow. */
@@ -76,24 +75,26 @@ export function sectionHeader(line: string): SectionHeader | undefined {
 
 /** The single-event and batch header prefixes of each brand (built once: this runs for every candidate line). */
 const BRANDS = [
-  { era: 'v4', single: '[Buzz event: ', batch: `[Buzz events${EM}` },
-  { era: 'v2', single: '[Sprout event: ', batch: `[Sprout events${EM}` },
+  { family: 'buzz-event', single: '[Buzz event: ', batch: `[Buzz events${EM}` },
+  { family: 'sprout-event', single: '[Sprout event: ', batch: `[Sprout events${EM}` },
 ] as const;
 
 function bracketHeader(line: string): SectionHeader | undefined {
-  for (const { era, single, batch } of BRANDS) {
-    if (line.startsWith(single)) return { era, role: 'events', form: 'single', merge: false };
+  for (const { family, single, batch } of BRANDS) {
+    if (line.startsWith(single)) return { family, role: 'events', form: 'single', merge: false };
     const declared = batchCount(line, batch);
-    if (declared !== undefined) return { era, role: 'events', form: 'chunks', declared, merge: false };
+    if (declared !== undefined) return { family, role: 'events', form: 'chunks', declared, merge: false };
   }
-  if (line === '[Sprout @mention]') return { era: 'v1', role: 'events', form: 'single', merge: false };
-  const v1Count = batchCount(line, `[Sprout @mention${EM}`);
-  if (v1Count !== undefined) return { era: 'v1', role: 'events', form: 'chunks', declared: v1Count, merge: false };
+  const family = 'sprout-mention';
+  if (line === '[Sprout @mention]') return { family, role: 'events', form: 'single', merge: false };
+  const mentions = batchCount(line, `[Sprout @mention${EM}`);
+  if (mentions !== undefined) return { family, role: 'events', form: 'chunks', declared: mentions, merge: false };
+  const merge = 'bracket-merge';
   const role = Object.hasOwn(MERGE_SINGLE, line) ? MERGE_SINGLE[line] : undefined;
-  if (role !== undefined) return { era: 'v3', role, form: 'chunks', merge: true };
+  if (role !== undefined) return { family: merge, role, form: 'chunks', merge: true };
   for (const prefix of MERGE_MULTI) {
     const declared = batchCount(line, prefix);
-    if (declared !== undefined) return { era: 'v3', role: 'events', form: 'chunks', declared, merge: true };
+    if (declared !== undefined) return { family: merge, role: 'events', form: 'chunks', declared, merge: true };
   }
   return undefined;
 }
@@ -115,18 +116,18 @@ function xmlHeader(line: string): SectionHeader | undefined {
   const close = `</${name}>`;
   if (name === 'buzz-event') {
     return attributes.startsWith(' type="')
-      ? { era: 'v5', role: 'events', form: 'single', close, merge: false }
+      ? { family: 'xml', role: 'events', form: 'single', close, merge: false }
       : undefined;
   }
   if (name === 'buzz-events') {
     return countText === undefined
       ? undefined
-      : { era: 'v5', role: 'events', form: 'chunks', close, ...declared, merge: false };
+      : { family: 'xml', role: 'events', form: 'chunks', close, ...declared, merge: false };
   }
   const role = Object.hasOwn(XML_MERGE, name) ? XML_MERGE[name] : undefined;
   if (role === undefined) return undefined;
   const restart = name === RESTART_FRAME ? { restart: true as const } : {};
-  return { era: 'v5', role, form: 'chunks', close, ...declared, merge: true, ...restart };
+  return { family: 'xml', role, form: 'chunks', close, ...declared, merge: true, ...restart };
 }
 
 /**

@@ -6,7 +6,8 @@
  * count the header declares) is content.
  */
 import { fieldValue, parseTags } from './fields.js';
-import { type BlockLayout, contentOf, readHead, SeenFields } from './head.js';
+import type { BlockLayout } from './eras.js';
+import { contentOf, readHead, SeenFields } from './head.js';
 import { separatorNumber } from './headers.js';
 import type { LineText } from './line-text.js';
 import { fail, type Failure, type ScrapedEvent } from './outcome.js';
@@ -36,7 +37,7 @@ export function readPlainSection(
     const event = readPlainBlock(text, first, layout, text.end, false, diagnostics, seen);
     return 'failure' in event ? event : { events: [event], diagnostics };
   }
-  const tagged = layout !== 'v1';
+  const tagged = layout !== 'message';
   if (separatorNumber(text.line(first) ?? '', tagged) !== 1) {
     return fail('invalid', 'a batch does not start with its first event separator');
   }
@@ -99,9 +100,9 @@ function readPlainBlock(
   let stop = end;
   // A V1 batch ends every block with a newline: the last block's trailing empty line is not content.
   // (The line before `stop` is at least the non-empty `Message:` line.)
-  if (layout === 'v1' && last && text.isBlank(text.previous(stop))) stop = text.previous(stop);
+  if (layout === 'message' && last && text.isBlank(text.previous(stop))) stop = text.previous(stop);
   let tags: readonly (readonly string[])[] | undefined;
-  if (layout === 'v2') {
+  if (layout === 'content') {
     // The line before `stop` is a content line, or the `Content:` line itself (never a Tags line).
     const value = fieldValue(text.line(text.previous(stop)), 'Tags: ');
     const parsed = value === undefined ? undefined : parseTags(value);

@@ -7,7 +7,8 @@
  */
 import { isTrailer, type SectionHeader, sectionHeader, separatorNumber } from './headers.js';
 import { type HashBudget } from './event-id.js';
-import { SeenFields, sproutLayout } from './head.js';
+import { layoutOf } from './eras.js';
+import { SeenFields } from './head.js';
 import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
 import { readPlainSection } from './plain-chunk.js';
 import type { LineText } from './line-text.js';
@@ -97,12 +98,7 @@ function readSection(
       first = text.next(first);
     }
   }
-  const layout =
-    header.era === 'v1'
-      ? 'v1'
-      : header.era === 'v2'
-        ? sproutLayout(text.line(header.form === 'chunks' ? text.next(first) : first))
-        : 'rich';
+  const layout = layoutOf(header.family, text, header.form === 'chunks' ? text.next(first) : first);
   if (layout !== 'rich') {
     const plain = readPlainSection(text, first, layout, header.form === 'chunks' ? (header.declared ?? 1) : undefined);
     if (isFailure(plain)) return plain;

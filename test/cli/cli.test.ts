@@ -249,14 +249,20 @@ describe('--help and --version', () => {
       'keygen [options]',
       'npub <key>',
       'hex <key>',
-      'demo',
     ]) {
       expect(run.stdout).toContain(`\n  ${command}`);
     }
     expect(run.stdout).toContain('\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error.\n');
   });
 
-  test.each(['inspect', 'verify', 'keygen', 'npub', 'hex', 'demo'])('%s --help', async (command) => {
+  test('demo is no command: it runs from a checkout, as npm run demo', async () => {
+    expect(await runCli(['demo'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: unknown command 'demo'\n/) as unknown,
+    });
+  });
+
+  test.each(['inspect', 'verify', 'keygen', 'npub', 'hex'])('%s --help', async (command) => {
     const run = await runCli([command, '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^Usage: buzz-meta ${command}\\b`));

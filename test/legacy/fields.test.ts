@@ -147,40 +147,52 @@ describe('kind, time, tags', () => {
 describe('headers and separators', () => {
   const EM = '\u2014';
   test.each([
-    ['[Buzz event: @mention]', { era: 'v4', role: 'events', form: 'single', merge: false }],
-    ['[Buzz event: triage (p1)]', { era: 'v4', role: 'events', form: 'single', merge: false }],
-    [`[Buzz events ${EM} 12 events]`, { era: 'v4', role: 'events', form: 'chunks', declared: 12, merge: false }],
-    ['[Sprout event: x]', { era: 'v2', role: 'events', form: 'single', merge: false }],
-    [`[Sprout events ${EM} 2 events]`, { era: 'v2', role: 'events', form: 'chunks', declared: 2, merge: false }],
-    ['[Sprout @mention]', { era: 'v1', role: 'events', form: 'single', merge: false }],
-    [`[Sprout @mention ${EM} 3 events]`, { era: 'v1', role: 'events', form: 'chunks', declared: 3, merge: false }],
-    ['[What you were working on]', { era: 'v3', role: 'prior', form: 'chunks', merge: true }],
+    ['[Buzz event: @mention]', { family: 'buzz-event', role: 'events', form: 'single', merge: false }],
+    ['[Buzz event: triage (p1)]', { family: 'buzz-event', role: 'events', form: 'single', merge: false }],
+    [
+      `[Buzz events ${EM} 12 events]`,
+      { family: 'buzz-event', role: 'events', form: 'chunks', declared: 12, merge: false },
+    ],
+    ['[Sprout event: x]', { family: 'sprout-event', role: 'events', form: 'single', merge: false }],
+    [
+      `[Sprout events ${EM} 2 events]`,
+      { family: 'sprout-event', role: 'events', form: 'chunks', declared: 2, merge: false },
+    ],
+    ['[Sprout @mention]', { family: 'sprout-mention', role: 'events', form: 'single', merge: false }],
+    [
+      `[Sprout @mention ${EM} 3 events]`,
+      { family: 'sprout-mention', role: 'events', form: 'chunks', declared: 3, merge: false },
+    ],
+    ['[What you were working on]', { family: 'bracket-merge', role: 'prior', form: 'chunks', merge: true }],
     [
       `[Previous request ${EM} interrupted before completion]`,
-      { era: 'v3', role: 'prior', form: 'chunks', merge: true },
+      { family: 'bracket-merge', role: 'prior', form: 'chunks', merge: true },
     ],
-    [`[New message ${EM} arrived while you were working]`, { era: 'v3', role: 'events', form: 'chunks', merge: true }],
+    [
+      `[New message ${EM} arrived while you were working]`,
+      { family: 'bracket-merge', role: 'events', form: 'chunks', merge: true },
+    ],
     [
       `[New messages ${EM} arrived while you were working ${EM} 2 events]`,
-      { era: 'v3', role: 'events', form: 'chunks', declared: 2, merge: true },
+      { family: 'bracket-merge', role: 'events', form: 'chunks', declared: 2, merge: true },
     ],
     [
       `[New request ${EM} supersedes previous ${EM} 3 events]`,
-      { era: 'v3', role: 'events', form: 'chunks', declared: 3, merge: true },
+      { family: 'bracket-merge', role: 'events', form: 'chunks', declared: 3, merge: true },
     ],
-    ['<buzz-event type="x">', { era: 'v5', role: 'events', form: 'single', close: '</buzz-event>', merge: false }],
+    ['<buzz-event type="x">', { family: 'xml', role: 'events', form: 'single', close: '</buzz-event>', merge: false }],
     [
       '<buzz-events count="2">',
-      { era: 'v5', role: 'events', form: 'chunks', close: '</buzz-events>', declared: 2, merge: false },
+      { family: 'xml', role: 'events', form: 'chunks', close: '</buzz-events>', declared: 2, merge: false },
     ],
     [
       '<what-you-were-working-on>',
-      { era: 'v5', role: 'prior', form: 'chunks', close: '</what-you-were-working-on>', merge: true },
+      { family: 'xml', role: 'prior', form: 'chunks', close: '</what-you-were-working-on>', merge: true },
     ],
     [
       '<new-request-supersedes-previous count="2">',
       {
-        era: 'v5',
+        family: 'xml',
         role: 'events',
         form: 'chunks',
         close: '</new-request-supersedes-previous>',
