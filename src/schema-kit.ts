@@ -98,19 +98,6 @@ export interface LimitedSchemas<T extends z.ZodType> {
   parser(limits: BuzzLimits): T;
 }
 
-/** One callback per {@link limitedSchemas} cache, run by {@link forgetBuiltSchemas}. */
-const forgetters: (() => void)[] = [];
-
-/**
- * Empties every schema cache, so the next read builds its schemas again. Internal (not exported by
- * the package): mutation testing calls it before each test, because a schema built once and cached
- * would otherwise count as run only by the first test that happened to build it, and Stryker would
- * try each mutant of the schema definitions against that one test alone (docs/testing.md).
- */
-export function forgetBuiltSchemas(): void {
-  for (const forget of forgetters) forget();
-}
-
 /**
  * Caches `build(limits)` per distinct set of limits (at most 16 sets), and its compiled twin.
  * The last limits object is remembered by identity so repeated reads skip building the key; sound
@@ -119,10 +106,6 @@ export function forgetBuiltSchemas(): void {
 export function limitedSchemas<T extends z.ZodType>(build: (limits: BuzzLimits) => T): LimitedSchemas<T> {
   const byKey = new Map<string, { readonly schema: T; parser: T | undefined }>();
   let last: { readonly limits: BuzzLimits; readonly parser: T } | undefined;
-  forgetters.push(() => {
-    byKey.clear();
-    last = undefined;
-  });
   const entry = (limits: BuzzLimits): { readonly schema: T; parser: T | undefined } => {
     const key = limitsKey(limits);
     let found = byKey.get(key);

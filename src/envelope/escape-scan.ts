@@ -108,8 +108,3 @@ export function mayNeedJsonEscaping(text: string): boolean {
   }
   return false;
 }
-
-/** Internal, for tests: forces the expression-only path (`false`) or a fresh load (`undefined`). */
-export function setScannerForTesting(value: false | undefined): void {
-  scanner = value;
-}
