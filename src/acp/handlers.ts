@@ -179,7 +179,6 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
 ): BuzzHandlers {
   const { reader, deduper, onOutcome, onCancel } = options;
   const refuseMissing = options.missing === 'refuse';
-  // Stryker disable next-line ConditionalExpression: `{ prefix: undefined }` falls back to `buzz` just the same.
   const keyOptions = options.prefix === undefined ? undefined : { prefix: options.prefix };
   const turns = new TurnRegistry();
   const heldWaitMs = options.heldWaitMs ?? DEFAULT_HELD_WAIT_MS;
@@ -202,7 +201,6 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
       const { code, path, issues } = read.error;
       if (code !== 'no_buzz_context' || refuseMissing) {
         // The deciding finding's sentence; `error.message` would repeat the path in front of it.
-        // Stryker disable next-line OptionalChaining: a BuzzMetaError always has a first issue.
         const reason = issues[0]?.message ?? read.error.message;
         return answer(params, 'refusal', { outcome: 'refused', code, path, reason });
       }

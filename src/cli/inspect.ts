@@ -7,7 +7,6 @@ import { createBuzzReader } from '../reader.js';
 import { escapeUnprintableJson } from '../utf16.js';
 import { CliError, EXIT } from './cli-error.js';
 import { forEachPrompt } from './input.js';
-import { OutputLines } from './output.js';
 import { renderTable, shown } from './render.js';
 import { type PromptReport, promptReport } from './report.js';
 
@@ -56,16 +55,16 @@ async function readerFor(agentPubkey: string | undefined) {
   }
 }
 
-/** `inspect`: what to print for `bytes`, in pieces (UTF-8 bytes for `--json`). Exit code 0 whatever the prompts say. */
+/** `inspect`: what to print for `bytes`, in pieces. Exit code 0 whatever the prompts say. */
 export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<readonly (string | Uint8Array)[]> {
   if (options.json === true) {
     // Serialized as they come, so each report is garbage at once instead of kept to the end;
     // escaped like the table, so a received string sends nothing to a terminal the JSON is shown on.
-    const lines = new OutputLines();
+    const lines: string[] = [];
     await forEachReport(bytes, options.agentPubkey, (report) => {
-      lines.push(escapeUnprintableJson(JSON.stringify(report)));
+      lines.push(escapeUnprintableJson(JSON.stringify(report)) + '\n');
     });
-    return lines.chunks();
+    return [lines.join('')];
   }
   const { reports, skipped } = await readReports(bytes, options.agentPubkey);
   return [renderTable(reports, skipped)];

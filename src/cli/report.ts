@@ -9,7 +9,6 @@ import { toNpub } from '../npub.js';
 import type { BuzzReadResult } from '../read.js';
 import type { FoundPrompt } from './input.js';
 import { isoTime } from './iso-time.js';
-import { memoized } from './memo.js';
 
 /** One event as printed. */
 export interface EventReport {
@@ -56,14 +55,11 @@ export type PromptReport = {
     }
 );
 
-/** Senders repeat across a capture, and bech32 encoding costs ~10 µs: remember the last few thousand. */
-const npubOf = memoized(toNpub, 4096);
-
 function eventReport(event: BuzzEvent): EventReport {
   return {
     id: event.id,
     sender: event.sender,
-    npub: npubOf(event.sender),
+    npub: toNpub(event.sender),
     kind: event.kind,
     createdAt: event.createdAt,
     time: event.createdAt === null ? null : isoTime(event.createdAt),
@@ -76,7 +72,6 @@ export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptRe
   if (!read.ok) {
     const { code, path, issues } = read.error;
     // The deciding finding's own sentence: `error.message` repeats the path in front of it.
-    // Stryker disable next-line OptionalChaining: a BuzzMetaError always has a first issue.
     return { line, requestId, ok: false, error: { code, path, message: issues[0]?.message ?? read.error.message } };
   }
   const ctx = read.context;

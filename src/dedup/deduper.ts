@@ -105,25 +105,24 @@ const sleep = (ms: number): Promise<void> =>
 /**
  * Appends the dedup keys of `events` in `scope` to `ids`, distinct and in order, and to `slots`
  * each event's index in `ids`, or for a repeat (within the delivery) the bitwise NOT of its first
- * copy's index (negative). Small deliveries (the usual case) find repeats by scanning, large ones
- * through `index`. A plain loop, no closure per call: this is the per-claim hot path.
+ * copy's index (negative), found through `index` (each key's index in `ids`). A plain loop, no
+ * closure per call: this is the per-claim hot path.
  */
 function collectKeys(
   channelId: string,
   events: readonly BuzzEvent[],
   ids: string[],
   slots: number[],
-  index: Map<string, number> | undefined,
+  index: Map<string, number>,
 ): void {
   for (const event of events) {
     const key = dedupKeyOf(channelId, event);
-    // Stryker disable next-line ConditionalExpression: a scan of `ids` finds the same position the index holds (a speed choice)
-    const known = index === undefined ? ids.indexOf(key) : (index.get(key) ?? -1);
-    if (known !== -1) {
+    const known = index.get(key);
+    if (known !== undefined) {
       slots.push(~known);
       continue;
     }
-    index?.set(key, ids.length);
+    index.set(key, ids.length);
     slots.push(ids.length);
     ids.push(key);
   }
@@ -225,12 +224,10 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
     // Distinct keys in order, the delivery's events first, then the cancelled ones it carries.
     const ids: string[] = [];
     const slots: number[] = [];
-    // Stryker disable next-line all: a speed choice only (scan or Map find the same repeats), pinned by tests on both sides
-    const index = events.length + cancelled.length > 16 ? new Map<string, number>() : undefined;
+    const index = new Map<string, number>();
     collectKeys(channelId, events, ids, slots, index);
     collectKeys(channelId, cancelled, ids, slots, index);
 
-    // Stryker disable next-line UpdateOperator: counting down makes tokens just as unique
     const token = tokenPrefix + String(counter++);
     let answers: readonly DedupClaimAnswer[];
     let storeError: BuzzMetaError | undefined;
@@ -289,12 +286,8 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
       if (answer === true) carried.push(event);
       else if (answer === 'held') heldCancelled.push(event);
     }
-    let taken = ids;
-    // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a shortcut; filtering a fully granted list gives the same keys
-    if (fresh.length + carried.length !== ids.length) {
-      taken = [];
-      for (const [slot, id] of ids.entries()) if (answers[slot] === true) taken.push(id);
-    }
+    const taken: string[] = [];
+    for (const [slot, id] of ids.entries()) if (answers[slot] === true) taken.push(id);
     const pending = taken.length === 0 ? undefined : { scope, ids: taken, token };
     const result = new Claim(fresh, seen, handled, held, carried, heldCancelled, storeError, pending);
     // A timed-out claim landing after its turn settled leaves leases of this token: settle them the same way.

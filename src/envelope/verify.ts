@@ -104,8 +104,6 @@ export function checkEnvelope(
   limits: BuzzLimits = DEFAULT_LIMITS,
   verifier: SignatureVerifier = jsVerifier,
 ): EnvelopeCheck {
-  // Key lists of objects with many keys, taken once by the bounds walk and reused by the hashing.
-  const keyLists = new Map<object, string[]>();
   const tooLong =
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
     checkArrayLength(
@@ -117,7 +115,7 @@ export function checkEnvelope(
       [...BUZZ_PATH, 'channel'],
       'maxMembers',
     ) ??
-    checkInputBounds(raw, limits, keyLists);
+    checkInputBounds(raw, limits);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
   const parsed = parseWith(envelopeParser(limits), raw, 'invalid_envelope');
   if (!parsed.ok) return parsed;
@@ -145,14 +143,7 @@ export function checkEnvelope(
   // NIP-01 ids, computed on request (reusing each content's escaped text) once the envelope holds.
   let eventIds: (() => readonly string[]) | undefined;
   try {
-    const hashes = envelopeHashes(
-      received,
-      envelope.events,
-      envelope.job?.eventId,
-      limits.maxDepth,
-      limits.maxNodes,
-      keyLists,
-    );
+    const hashes = envelopeHashes(received, envelope.events, envelope.job?.eventId, limits.maxDepth, limits.maxNodes);
     digest = hashes.digest;
     eventIds = hashes.eventIds;
     if (bytesToHex(digest) !== envelope.attestation.payloadHash) {

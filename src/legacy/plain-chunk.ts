@@ -6,12 +6,12 @@
  * count the header declares) is content.
  */
 import { fieldValue, parseTags } from './fields.js';
-import { type BlockLayout, contentOf, readHead, SeenFields } from './head.js';
+import { type BlockLayout, contentOf, readHead } from './head.js';
 import { separatorNumber } from './headers.js';
 import type { LineText } from './line-text.js';
 import { fail, type Failure, type ScrapedEvent } from './outcome.js';
 
-/** Kinds that a V2 host rendered without a `Tags:` line, depending on its commit (spec §8 ex. 5). */
+/** Kinds that a V2 host rendered without a `Tags:` line, depending on its commit. */
 const V2_CHAT_KINDS: ReadonlySet<number> = new Set([9, 40_001, 40_002]);
 
 /** The events of a plain section and what was noticed reading them. */
@@ -31,9 +31,8 @@ export function readPlainSection(
   declared: number | undefined,
 ): PlainSectionRead | Failure {
   const diagnostics: string[] = [];
-  const seen = new SeenFields();
   if (declared === undefined) {
-    const event = readPlainBlock(text, first, layout, text.end, false, diagnostics, seen);
+    const event = readPlainBlock(text, first, layout, text.end, false, diagnostics);
     return 'failure' in event ? event : { events: [event], diagnostics };
   }
   const tagged = layout !== 'v1';
@@ -58,7 +57,6 @@ export function readPlainSection(
       end === undefined ? text.end : end - 1,
       end === undefined,
       diagnostics,
-      seen,
     );
     if ('failure' in event) return event;
     events.push(event);
@@ -92,9 +90,8 @@ function readPlainBlock(
   end: number,
   last: boolean,
   diagnostics: string[],
-  seen: SeenFields,
 ): ScrapedEvent | Failure {
-  const head = readHead(text, at, layout, seen);
+  const head = readHead(text, at, layout);
   if ('problem' in head) return fail('invalid', head.problem);
   let stop = end;
   // A V1 batch ends every block with a newline: the last block's trailing empty line is not content.

@@ -64,9 +64,6 @@ export class SectionEnds {
   private readonly byNext = new Map<number, Candidate[]>();
   /** The tags of each Tags line asked about, `null` when they do not parse. */
   private readonly parsed = new Map<number, RenderedTags | null>();
-  /** The last Tags value parsed, and its tags: the events of a channel often carry the same tags. */
-  private lastValue: string | undefined;
-  private lastTags: RenderedTags | undefined;
 
   /** Candidates after line `from`; `sectionEnd` says where the section may end. */
   constructor(
@@ -83,9 +80,7 @@ export class SectionEnds {
       const block = channel - EVENT_ID_LINE_LENGTH - 1;
       // A block starts a line (so it is not before the text): startsRichBlock does not look before it.
       if (source.charCodeAt(block - 1) !== 10) continue;
-      // `E` first: charCodeAt is inlined where startsRichBlock is a call, so a flood of Channel lines costs little.
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: startsRichBlock reads the same `E`
-      if (source.charCodeAt(block) !== 69 || !startsRichBlock(text, block)) continue;
+      if (!startsRichBlock(text, block)) continue;
       const candidate = separatedEnd(text, from, block);
       if (candidate !== undefined) this.add(candidate.continuation.number, candidate);
     }
@@ -94,12 +89,7 @@ export class SectionEnds {
       tagsLine !== -1;
       tagsLine = text.nextLineStartingWith(TAGS, tagsLine)
     ) {
-      const after = afterTags(text, tagsLine);
-      // A blank line, then a line that starts with `-`: no section end (no header, closing tag or
-      // note starts so), and a separator end is found from the block after it, above.
-      // Stryker disable next-line EqualityOperator,ConditionalExpression,LogicalOperator,ArithmeticOperator: asking sectionEnd there too only costs time: it answers no
-      if (text.isBlank(after) && source.charCodeAt(after + 1) === 45) continue;
-      const end = sectionEnd(after);
+      const end = sectionEnd(afterTags(text, tagsLine));
       if (end !== undefined) this.add(0, { tagsLine, continuation: end });
     }
   }
@@ -116,7 +106,6 @@ export class SectionEnds {
    * costs two binary searches whatever the section holds.
    */
   after(line: number, nextSeparator: number | undefined, mayEnd: boolean): EndCursor {
-    // Stryker disable next-line ConditionalExpression: no candidate is filed under `undefined`, the same empty list
     const separated = nextSeparator === undefined ? NONE : (this.byNext.get(nextSeparator) ?? NONE);
     const ending = mayEnd ? (this.byNext.get(0) ?? NONE) : NONE;
     return new EndCursor(separated, firstAfter(separated, line), ending, firstAfter(ending, line));
@@ -129,14 +118,9 @@ export class SectionEnds {
   tagsAt(tagsLine: number): RenderedTags | undefined {
     const known = this.parsed.get(tagsLine);
     if (known !== undefined) return known ?? undefined;
-    const value = this.text.text.slice(tagsLine + TAGS.length - 1, this.text.lineEnd(tagsLine));
-    // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
-    if (value !== this.lastValue) {
-      this.lastValue = value;
-      this.lastTags = parseTags(value);
-    }
-    this.parsed.set(tagsLine, this.lastTags ?? null);
-    return this.lastTags;
+    const tags = parseTags(this.text.text.slice(tagsLine + TAGS.length - 1, this.text.lineEnd(tagsLine)));
+    this.parsed.set(tagsLine, tags ?? null);
+    return tags;
   }
 
   /**
@@ -164,10 +148,8 @@ export class SectionEnds {
 
 /** The line after a `Tags:` line and the `Parsed:` line that may follow it. */
 function afterTags(text: LineText, tagsLine: number): number {
-  const line = text.nextOfShort(tagsLine + TAGS.length);
-  // `P` first: charCodeAt is inlined, startsWith is a call, and this runs for every Tags line.
-  // Stryker disable next-line ConditionalExpression: `true && startsWith(…)` is the same test, without the cheap first look
-  return text.text.charCodeAt(line) === 80 && text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
+  const line = text.next(tagsLine);
+  return text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
 }
 
 /**
@@ -182,7 +164,6 @@ function separatedEnd(
   const line = text.previous(block);
   if (!text.followsBlank(line)) return undefined;
   const number = separatorNumberIn(text.text, line, block - 1, true);
-  // Stryker disable next-line ConditionalExpression: a candidate without a number is filed under a key no block asks for
   if (number === undefined) return undefined;
   // The line above the blank one (at `line - 1`): the Tags line, or a Parsed line below it.
   const above = text.previous(line - 1);
@@ -210,7 +191,6 @@ export class EndCursor implements Iterable<Candidate> {
   next(): Candidate | undefined {
     const separated = this.separated[this.i];
     const ending = this.ending[this.j];
-    // Stryker disable next-line EqualityOperator: one Tags line is in one list only, never both
     if (separated !== undefined && (ending === undefined || separated.tagsLine < ending.tagsLine)) {
       this.i++;
       return separated;
@@ -230,7 +210,6 @@ function firstAfter(list: readonly Candidate[], line: number): number {
   let high = list.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    // Stryker disable next-line OptionalChaining: `middle` is always inside the list
     if ((list[middle]?.tagsLine ?? 0) > line) high = middle;
     else low = middle + 1;
   }
