@@ -15,7 +15,7 @@ import { createDeduper } from '../src/dedup/deduper.js';
 import { createMemoryStore } from '../src/dedup/memory-store.js';
 import { createRedisStore } from '../src/dedup/redis-store.js';
 import type { Deduper } from '../src/dedup/types.js';
-import { readBuzzContext } from '../src/read.js';
+import { readBuzzContext } from '../src/read/read.js';
 import { chat, ENGINEERING } from '../test/legacy/fixtures.js';
 import { eventSection, prompt } from '../test/legacy/render.js';
 import { hasRedisServer, startRedisServer } from '../test/support/redis-server.js';

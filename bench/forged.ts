@@ -18,9 +18,9 @@
  */
 import { createHash } from 'node:crypto';
 import { schnorr } from '@noble/curves/secp256k1.js';
-import { readBuzzContext } from '../src/read.js';
+import { readBuzzContext } from '../src/read/read.js';
 import { loadLibsecp256k1 } from '../src/envelope/libsecp256k1.js';
-import { createBuzzReader } from '../src/reader.js';
+import { createBuzzReader } from '../src/read/reader.js';
 import { recomputeUnkeyed } from '../test/envelope/mutations.js';
 import { AGENT } from '../test/support/keys.js';
 import { jsonCopy, promptParams, sampleEnvelope } from '../test/envelope/sample.js';

@@ -8,8 +8,8 @@
  * - the same envelope read again through the reader's cache vs a keyless (`asserted`) read of
  *   it: goal ≤ 1.5×, i.e. no signature cost left.
  */
-import { createBuzzReader } from '../src/reader.js';
-import { readBuzzContext } from '../src/read.js';
+import { createBuzzReader } from '../src/read/reader.js';
+import { readBuzzContext } from '../src/read/read.js';
 import { envelopeCases } from './fixtures.js';
 import type { BenchGroup } from './harness.js';
 

@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { schnorr } from '@noble/curves/secp256k1.js';
-import { readBuzzContext } from '../src/read.js';
+import { readBuzzContext } from '../src/read/read.js';
 import { canonicalJson } from '../src/envelope/canonical-json.js';
 import { buildDraftSchema, draftParser } from '../src/draft/schema.js';
 import { buildEnvelopeSchema, envelopeParser } from '../src/envelope/schema.js';

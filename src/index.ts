@@ -5,12 +5,12 @@
  * @packageDocumentation
  * @module buzz-meta
  */
-export { readBuzzContext, parseBuzzContext } from './read.js';
-export type { ReadBuzzOptions, BuzzReadResult, ContextFor } from './read.js';
-export { createBuzzReader } from './reader.js';
+export { readBuzzContext, parseBuzzContext } from './read/read.js';
+export type { ReadBuzzOptions, BuzzReadResult, ContextFor } from './read/read.js';
+export { createBuzzReader } from './read/reader.js';
 export { scrapePromptText } from './legacy/scrape.js';
 export type { ScrapeOptions, ScrapeResult } from './legacy/scrape.js';
-export type { BuzzReader, BuzzReaderOptions } from './reader.js';
+export type { BuzzReader, BuzzReaderOptions } from './read/reader.js';
 export { BuzzMetaError, BUZZ_ERROR_CODES } from './errors.js';
 export type { BuzzErrorCode, BuzzIssue } from './errors.js';
 export type {

@@ -5,7 +5,7 @@
  */
 import type { BuzzContext } from './context.js';
 import { BuzzMetaError } from './errors.js';
-import { markedAnchors } from './nip10.js';
+import { markedAnchors } from './shared/nip10.js';
 
 /** Options shared by every key helper. */
 export interface KeyOptions {

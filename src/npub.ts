@@ -4,9 +4,9 @@
  * any length), hex must be exactly 64 digits (nip19 encodes 62 or 66), and the input is bounded
  * to an npub's real length (nip19 accepts up to 5000 characters).
  */
-import { nip19 } from './deferred.js';
+import { nip19 } from './shared/deferred.js';
 import { BuzzMetaError } from './errors.js';
-import { isHex64 } from './hex.js';
+import { isHex64 } from './shared/hex.js';
 
 /** An npub is always 63 characters: `npub1` + 52 data + 6 checksum. */
 const NPUB_LENGTH = 63;

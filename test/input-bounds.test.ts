@@ -4,7 +4,7 @@
  * test/draft/prechecks.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { checkInputBounds } from '../src/input-bounds.js';
+import { checkInputBounds } from '../src/shared/input-bounds.js';
 import { DEFAULT_LIMITS, resolveLimits } from '../src/limits.js';
 
 const refusal = (value: unknown, maxNodes: number): [string, string, string] | undefined => {

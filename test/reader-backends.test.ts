@@ -7,7 +7,7 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
 import { BuzzMetaError } from '../src/index.js';
 import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../src/host.js';
-import { createReaderWith } from '../src/reader.js';
+import { createReaderWith } from '../src/read/reader.js';
 import { jsVerifier, type SignatureVerifier, withVerdictCache } from '../src/envelope/signatures.js';
 import { numRuns } from './support/fuzz.js';
 

@@ -1,5 +1,5 @@
 /**
- * The pieces of src/schema-kit.ts that a read reaches only in one way, tested directly: the schema
+ * The pieces of src/shared/schema-kit.ts that a read reaches only in one way, tested directly: the schema
  * cache per set of limits (at most 16 sets, the last one remembered by identity), when a schema is
  * compiled for reading and when the plain one is kept, symbol path segments, and the bounds of the
  * unknown-key report.
@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
 import { resolveLimits } from '../src/limits.js';
-import { compiledForReading, limitedSchemas, parseWith, reportUnknownKeys } from '../src/schema-kit.js';
+import { compiledForReading, limitedSchemas, parseWith, reportUnknownKeys } from '../src/shared/schema-kit.js';
 
 /** A cache over a build function that counts its calls. */
 function counted() {

@@ -1,10 +1,10 @@
 /**
- * The messages of the identifier schemas (src/schema-kit.ts) at the edges of their patterns: the
+ * The messages of the identifier schemas (src/shared/schema-kit.ts) at the edges of their patterns: the
  * "upper-case" hint only for text that is hex from its first character to its last, and the
  * length message of a UUID next to its shape message.
  */
 import { describe, expect, test } from 'vitest';
-import { hex64, uuid } from '../src/schema-kit.js';
+import { hex64, uuid } from '../src/shared/schema-kit.js';
 
 const messages = (schema: typeof hex64, value: string): string[] =>
   schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];

@@ -1,5 +1,5 @@
 /**
- * How zod findings become BuzzIssues (src/schema-kit.ts), seen through real reads: which findings
+ * How zod findings become BuzzIssues (src/shared/schema-kit.ts), seen through real reads: which findings
  * count as size bounds, that a size finding comes first, and that an over-long text is reported
  * once (its other checks are not run on it).
  */

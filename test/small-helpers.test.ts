@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import { BuzzMetaError, asBuzzError, pointer } from '../src/errors.js';
-import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN, isHex64 } from '../src/hex.js';
-import { markedAnchors } from '../src/nip10.js';
-import { safePointer, safeSegment } from '../src/redact.js';
-import { isWellFormedUtf16, printable } from '../src/utf16.js';
+import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN, isHex64 } from '../src/shared/hex.js';
+import { markedAnchors } from '../src/shared/nip10.js';
+import { safePointer, safeSegment } from '../src/shared/redact.js';
+import { isWellFormedUtf16, printable } from '../src/shared/utf16.js';
 
 const ID = 'ab'.repeat(32);
 const OTHER = 'cd'.repeat(32);

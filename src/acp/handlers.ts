@@ -18,7 +18,7 @@ import type { BuzzContext, BuzzEvent } from '../context.js';
 import type { ClaimOptions, Deduper } from '../dedup/types.js';
 import { BuzzMetaError } from '../errors.js';
 import { channelKey, senderKey, threadKey } from '../keys.js';
-import type { BuzzReader } from '../reader.js';
+import type { BuzzReader } from '../read/reader.js';
 import { claimTurn } from './held.js';
 import { type Turn, TurnRegistry } from './turns.js';
 

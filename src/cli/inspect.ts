@@ -3,8 +3,8 @@
  * buzz-meta's own reader and print what it concluded.
  */
 import { BuzzMetaError } from '../errors.js';
-import { createBuzzReader } from '../reader.js';
-import { escapeUnprintableJson } from '../utf16.js';
+import { createBuzzReader } from '../read/reader.js';
+import { escapeUnprintableJson } from '../shared/utf16.js';
 import { CliError, EXIT } from './cli-error.js';
 import { forEachPrompt } from './input.js';
 import { renderTable, shown } from './render.js';

@@ -4,7 +4,7 @@
  * lines). Every value is printed through {@link shown}: a received string (a request id, a
  * diagnostic naming a key) never writes a control character to the terminal.
  */
-import { printable } from '../utf16.js';
+import { printable } from '../shared/utf16.js';
 import type { EventReport, PromptReport } from './report.js';
 
 const LABEL = 12;

@@ -6,7 +6,7 @@
 import type { BuzzContext, BuzzEvent } from '../context.js';
 import { channelKey, senderKey, senderKeys, threadKey } from '../keys.js';
 import { toNpub } from '../npub.js';
-import type { BuzzReadResult } from '../read.js';
+import type { BuzzReadResult } from '../read/read.js';
 import type { FoundPrompt } from './input.js';
 import { isoTime } from './iso-time.js';
 

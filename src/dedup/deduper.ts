@@ -3,7 +3,7 @@
  * effectively-once handling out. The lease/TTL model and failure policy: docs/dedup.md.
  */
 import type { BuzzContext, BuzzEvent } from '../context.js';
-import { nodeCrypto } from '../deferred.js';
+import { nodeCrypto } from '../shared/deferred.js';
 import { BuzzMetaError } from '../errors.js';
 import { dedupKeyOf } from './event-key.js';
 import { createMemoryStore } from './memory-store.js';

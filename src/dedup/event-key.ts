@@ -5,7 +5,7 @@
  */
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { BuzzEvent } from '../context.js';
-import { sha2 } from '../deferred.js';
+import { sha2 } from '../shared/deferred.js';
 
 /** Prefix of hashed keys; `:` never occurs in a 64-hex event id, so the two kinds never collide. */
 export const HASHED_KEY_PREFIX = 'h:';

@@ -5,7 +5,7 @@
  * parsed events: as a zod refinement it slowed every read of the compiled schema.
  */
 import { type BuzzIssue, pointer } from '../errors.js';
-import { BUZZ_PATH } from '../schema-kit.js';
+import { BUZZ_PATH } from '../shared/schema-kit.js';
 import type { DraftMeta } from './schema.js';
 
 /** The dialect findings of a parsed draft, in event order (empty when every event is of a dialect). */

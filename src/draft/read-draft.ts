@@ -5,8 +5,8 @@
 import type { BuzzDraftContext, BuzzDraftEvent } from '../context.js';
 import { BuzzMetaError, pointer } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
-import { checkInputBounds } from '../input-bounds.js';
-import { BUZZ_PATH, checkArrayLength, parseWith, plusZero, reportUnknownKeys } from '../schema-kit.js';
+import { checkInputBounds } from '../shared/input-bounds.js';
+import { BUZZ_PATH, checkArrayLength, parseWith, plusZero, reportUnknownKeys } from '../shared/schema-kit.js';
 import { readChannelType } from './channel-type.js';
 import { eventDialectIssues } from './event-dialect.js';
 import { DRAFT_KEYS, type DraftMeta, draftParser } from './schema.js';

@@ -10,7 +10,7 @@
  */
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
-import { hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
+import { hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../shared/schema-kit.js';
 
 /** Builds the draft schema for the given limits. */
 export function buildDraftSchema(limits: BuzzLimits) {

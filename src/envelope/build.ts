@@ -6,9 +6,9 @@
 import { finalizeEvent } from 'nostr-tools/pure';
 import type { BuzzJob, BuzzMember, BuzzReply } from '../context.js';
 import { BuzzMetaError, pointer } from '../errors.js';
-import { isHex64, UUID_PATTERN } from '../hex.js';
-import { markedAnchors } from '../nip10.js';
-import { isWellFormedUtf16 } from '../utf16.js';
+import { isHex64, UUID_PATTERN } from '../shared/hex.js';
+import { markedAnchors } from '../shared/nip10.js';
+import { isWellFormedUtf16 } from '../shared/utf16.js';
 import { publicKeyHex, schnorrSignHex, bytesToHex } from './crypto.js';
 import { attestationDigest, deliveryIdOf, membershipRevisionOf, withoutKey } from './hashes.js';
 import { copyEvent, type NostrEvent } from './nostr-event.js';

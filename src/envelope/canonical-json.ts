@@ -13,7 +13,7 @@
  */
 import { BuzzMetaError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../limits.js';
-import { safePointer } from '../redact.js';
+import { safePointer } from '../shared/redact.js';
 import { SCANNED_FROM, mayNeedJsonEscaping } from './escape-scan.js';
 
 /** Default nesting bound; the reader passes its own `maxDepth`. */

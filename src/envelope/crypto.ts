@@ -6,7 +6,7 @@
  * under a symbol, so an object that verified once and was then changed would still pass.
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { nodeCrypto, secp256k1 } from '../deferred.js';
+import { nodeCrypto, secp256k1 } from '../shared/deferred.js';
 import { type Pieces, canonicalPieces } from './canonical-json.js';
 
 /**

@@ -5,7 +5,16 @@
  */
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
-import { SIZE_LIMIT, eventText, hex128, hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../schema-kit.js';
+import {
+  SIZE_LIMIT,
+  eventText,
+  hex128,
+  hex64,
+  limitedSchemas,
+  nostrKind,
+  unixSeconds,
+  uuid,
+} from '../shared/schema-kit.js';
 
 /** The domain-separation prefix of the attestation digest (a 0x00 byte follows it). */
 export const ENVELOPE_DOMAIN = 'buzz-acp-envelope-v1';

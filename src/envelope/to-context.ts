@@ -3,7 +3,7 @@
  * field (never spreads the received object) and reports unknown keys of the received one.
  */
 import type { BuzzEnvelopeContext, BuzzSignedEvent } from '../context.js';
-import { BUZZ_PATH, plusZero, reportUnknownKeys } from '../schema-kit.js';
+import { BUZZ_PATH, plusZero, reportUnknownKeys } from '../shared/schema-kit.js';
 import { ENVELOPE_KEYS, type EnvelopeV1 } from './schema.js';
 
 /** Builds the context of a checked envelope; `raw` is the received object, for diagnostics only. */

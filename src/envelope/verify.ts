@@ -9,8 +9,8 @@
 import { type BuzzIssue, BuzzMetaError, type BuzzErrorCode, asBuzzError, pointer } from '../errors.js';
 import { DEFAULT_LIMITS, type BuzzLimits, resolveLimits } from '../limits.js';
 import { toHexPubkey } from '../npub.js';
-import { checkInputBounds } from '../input-bounds.js';
-import { BUZZ_PATH, checkArrayLength, parseWith } from '../schema-kit.js';
+import { checkInputBounds } from '../shared/input-bounds.js';
+import { BUZZ_PATH, checkArrayLength, parseWith } from '../shared/schema-kit.js';
 import { bytesToHex } from './crypto.js';
 import { jsVerifier, type SignatureVerifier } from './signatures.js';
 import { envelopeHashes } from './hashes.js';

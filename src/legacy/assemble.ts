@@ -5,8 +5,8 @@
  */
 import type { BuzzEvent, BuzzReply, BuzzScrapedContext } from '../context.js';
 import type { BuzzLimits } from '../limits.js';
-import { markedAnchors } from '../nip10.js';
-import { ownCopy } from '../own-copy.js';
+import { markedAnchors } from '../shared/nip10.js';
+import { ownCopy } from '../shared/own-copy.js';
 import type { ContextRead } from './context-block.js';
 import { fail, type Failure, isFailure, type Mutable, type ScrapedEvent } from './outcome.js';
 import type { SectionRead } from './sections.js';

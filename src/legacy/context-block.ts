@@ -4,7 +4,7 @@
  * except the channel name and (early Buzz) channel metadata, which come before the anchors: so
  * scope and channel are read by position and each anchor from its **last** occurrence.
  */
-import { isHex64 } from '../hex.js';
+import { isHex64 } from '../shared/hex.js';
 import { type ChannelDisplay, fieldValue, parseChannelDisplay } from './fields.js';
 
 /** What a context section says. */

@@ -11,7 +11,7 @@
  * and then fails, instead of hashing every prefix.
  */
 import type { Hash } from 'node:crypto';
-import { nodeCrypto } from '../deferred.js';
+import { nodeCrypto } from '../shared/deferred.js';
 import type { RenderedTags } from './fields.js';
 import type { LineText } from './line-text.js';
 

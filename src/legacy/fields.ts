@@ -3,7 +3,7 @@
  * length in lowercase, channel displays anchored on their fixed-length `(#uuid)` suffix, senders
  * on their fixed-length `(npub: …, hex: …)` suffix. A partial match is never an id.
  */
-import { isHex64, UUID_PATTERN } from '../hex.js';
+import { isHex64, UUID_PATTERN } from '../shared/hex.js';
 import { toHexPubkey } from '../npub.js';
 import { isTagsJson } from './tags-json.js';
 

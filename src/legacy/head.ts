@@ -14,7 +14,7 @@ import {
   parseTime,
   type RenderedSender,
 } from './fields.js';
-import { isHex64 } from '../hex.js';
+import { isHex64 } from '../shared/hex.js';
 import type { LineText } from './line-text.js';
 
 /** How the event blocks of a section are laid out. */

@@ -7,7 +7,7 @@ import { dedupKeyOf } from '../../src/dedup/event-key.js';
 import { createMemoryStore } from '../../src/dedup/memory-store.js';
 import type { DedupStore } from '../../src/dedup/types.js';
 import { BuzzMetaError } from '../../src/errors.js';
-import { parseBuzzContext } from '../../src/read.js';
+import { parseBuzzContext } from '../../src/read/read.js';
 import { thrownBuzzError } from '../support/thrown.js';
 import { CHANNEL, OTHER_CHANNEL, SENDER, delivery, event, eventId, ids, scraped } from './fixtures.js';
 

@@ -12,8 +12,8 @@ import { expect, test } from 'vitest';
 import type { BuzzContext } from '../../src/context.js';
 import { createDeduper } from '../../src/dedup/deduper.js';
 import { createMemoryStore } from '../../src/dedup/memory-store.js';
-import { ownCopy } from '../../src/own-copy.js';
-import { readBuzzContext } from '../../src/read.js';
+import { ownCopy } from '../../src/shared/own-copy.js';
+import { readBuzzContext } from '../../src/read/read.js';
 import { ALICE, chat, ENGINEERING } from '../legacy/fixtures.js';
 import { eventSection, prompt } from '../legacy/render.js';
 

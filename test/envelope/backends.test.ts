@@ -13,7 +13,7 @@ import { createBuzzReader, deliveryIdOf, type ReadBuzzOptions } from '../../src/
 import { attestBuzzEnvelope, buildBuzzEnvelope, getPublicKey, signEvent } from '../../src/host.js';
 import { type RawSchnorrVerify, loadLibsecp256k1 } from '../../src/envelope/libsecp256k1.js';
 import { jsVerifier, libsecp256k1Verifier, type SignatureVerifier } from '../../src/envelope/signatures.js';
-import { type BuzzReadResult, readWith } from '../../src/read.js';
+import { type BuzzReadResult, readWith } from '../../src/read/read.js';
 import { numRuns } from '../support/fuzz.js';
 
 const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';

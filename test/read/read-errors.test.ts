@@ -1,5 +1,5 @@
 /**
- * Every error `readBuzzContext` itself raises (src/read.ts), pinned by code, path and full message,
+ * Every error `readBuzzContext` itself raises (src/read/read.ts), pinned by code, path and full message,
  * so a changed word or a dropped hint fails here.
  */
 import { describe, expect, test } from 'vitest';

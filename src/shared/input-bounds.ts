@@ -7,8 +7,8 @@
  * linear in the size of the request. A value reached twice (an in-process graph sharing a
  * sub-object) counts twice, as canonical JSON would write it twice.
  */
-import { BuzzMetaError } from './errors.js';
-import type { BuzzLimits } from './limits.js';
+import { BuzzMetaError } from '../errors.js';
+import type { BuzzLimits } from '../limits.js';
 import { safePointer } from './redact.js';
 import { BUZZ_PATH } from './schema-kit.js';
 

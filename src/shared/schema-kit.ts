@@ -4,9 +4,9 @@
  * TypeScript types, so an app on another zod minor never meets a type-brand clash.
  */
 import * as z from 'zod';
-import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer } from './errors.js';
+import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer } from '../errors.js';
 import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN } from './hex.js';
-import { type BuzzLimits, limitsKey } from './limits.js';
+import { type BuzzLimits, limitsKey } from '../limits.js';
 import { isWellFormedUtf16, printable } from './utf16.js';
 
 /** Hex digits of either case: tells "upper case" apart from "not hex" in a message. */

@@ -6,14 +6,14 @@
  * scraped: falling back on a broken `_meta.buzz` would let anyone who can break the metadata
  * downgrade the agent to forgeable text.
  */
-import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext, Trust } from './context.js';
-import { BuzzMetaError, asBuzzError } from './errors.js';
-import { readDraft } from './draft/read-draft.js';
-import { envelopeToContext } from './envelope/to-context.js';
-import { jsVerifier, type SignatureVerifier } from './envelope/signatures.js';
-import { checkEnvelope, pinnedKey } from './envelope/verify.js';
-import { type BuzzLimits, resolveLimits } from './limits.js';
-import { scrapePromptText } from './legacy/scrape.js';
+import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext, Trust } from '../context.js';
+import { BuzzMetaError, asBuzzError } from '../errors.js';
+import { readDraft } from '../draft/read-draft.js';
+import { envelopeToContext } from '../envelope/to-context.js';
+import { jsVerifier, type SignatureVerifier } from '../envelope/signatures.js';
+import { checkEnvelope, pinnedKey } from '../envelope/verify.js';
+import { type BuzzLimits, resolveLimits } from '../limits.js';
+import { scrapePromptText } from '../legacy/scrape.js';
 
 /** Options of {@link readBuzzContext} and {@link parseBuzzContext}. */
 export interface ReadBuzzOptions {

@@ -3,9 +3,9 @@
  * defines are written out, any other key becomes `*`. Error messages and paths include pointers,
  * and an attacker chooses unknown keys (of any length, with any characters).
  */
-import { DRAFT_KEYS } from './draft/schema.js';
-import { ENVELOPE_KEYS } from './envelope/schema.js';
-import { pointer } from './errors.js';
+import { DRAFT_KEYS } from '../draft/schema.js';
+import { ENVELOPE_KEYS } from '../envelope/schema.js';
+import { pointer } from '../errors.js';
 
 const CONTRACT_KEYS: ReadonlySet<string> = new Set([
   '_meta',

@@ -3,11 +3,11 @@
  * available, and a bounded cache of signatures that already verified, so a redelivered event
  * (Buzz delivers at least once) costs a map lookup instead of a Schnorr verification.
  */
-import type { BuzzContext } from './context.js';
-import { BuzzMetaError } from './errors.js';
-import { jsVerifier, loadWasmVerifier, type SignatureVerifier, withVerdictCache } from './envelope/signatures.js';
-import { pinnedKey } from './envelope/verify.js';
-import { resolveLimits } from './limits.js';
+import type { BuzzContext } from '../context.js';
+import { BuzzMetaError } from '../errors.js';
+import { jsVerifier, loadWasmVerifier, type SignatureVerifier, withVerdictCache } from '../envelope/signatures.js';
+import { pinnedKey } from '../envelope/verify.js';
+import { resolveLimits } from '../limits.js';
 import { type BuzzReadResult, type ContextFor, type ReadBuzzOptions, readWith } from './read.js';
 
 /** Options of {@link createBuzzReader}: those of `readBuzzContext`, plus the crypto set-up. */
