@@ -6,7 +6,8 @@
  * @module buzz-meta
  */
 export { readBuzzContext, parseBuzzContext } from './read/read.js';
-export type { ReadBuzzOptions, BuzzReadResult, ContextFor } from './read/read.js';
+export type { BuzzReadResult, ContextFor } from './read/read.js';
+export type { ReadBuzzOptions } from './read/options.js';
 export { createBuzzReader } from './read/reader.js';
 export { scrapePromptText } from './legacy/scrape.js';
 export type { ScrapeOptions, ScrapeResult } from './legacy/scrape.js';

@@ -9,6 +9,8 @@ import { BuzzMetaError, asBuzzError, pointer } from '../src/errors.js';
 import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN, isHex64 } from '../src/shared/hex.js';
 import { markedAnchors } from '../src/shared/nip10.js';
 import { safePointer, safeSegment } from '../src/shared/redact.js';
+import { DRAFT_KEY_NAMES } from '../src/draft/schema.js';
+import { ENVELOPE_KEY_NAMES } from '../src/envelope/schema.js';
 import { isWellFormedUtf16, printable } from '../src/shared/utf16.js';
 
 const ID = 'ab'.repeat(32);
@@ -131,17 +133,23 @@ describe('markedAnchors', () => {
 });
 
 describe('redacted pointers', () => {
-  test('indices and contract keys are written out; any other key is *', () => {
-    expect(safeSegment(3)).toBe(3);
-    expect(safeSegment('events')).toBe('events');
-    expect(safeSegment('evil/key')).toBe('*');
-    expect(safePointer(['_meta', 'buzz', 'channel', 'members', 0, 'pubkey'])).toBe(
+  test("indices and the keys of the caller's dialect are written out; any other key is *", () => {
+    expect(safeSegment(3, ENVELOPE_KEY_NAMES)).toBe(3);
+    expect(safeSegment('events', ENVELOPE_KEY_NAMES)).toBe('events');
+    expect(safeSegment('evil/key', ENVELOPE_KEY_NAMES)).toBe('*');
+    expect(safePointer(['_meta', 'buzz', 'channel', 'members', 0, 'pubkey'], ENVELOPE_KEY_NAMES)).toBe(
       '/_meta/buzz/channel/members/0/pubkey',
     );
-    expect(safePointer(['_meta', 'buzz', 'channelId', 'cancelledEvents', 'sender'])).toBe(
+    expect(safePointer(['_meta', 'buzz', 'channelId', 'cancelledEvents', 'sender'], DRAFT_KEY_NAMES)).toBe(
       '/_meta/buzz/channelId/cancelledEvents/sender',
     );
-    expect(safePointer(['_meta', 'buzz', 'x~y/z', 1])).toBe('/_meta/buzz/*/1');
+    expect(safePointer(['_meta', 'buzz', 'x~y/z', 1], ENVELOPE_KEY_NAMES)).toBe('/_meta/buzz/*/1');
+  });
+
+  test('a key only the other dialect defines is *, and the namespace path is kept with no keys at all', () => {
+    expect(safePointer(['_meta', 'buzz', 'channelId', 'sender'], ENVELOPE_KEY_NAMES)).toBe('/_meta/buzz/*/*');
+    expect(safePointer(['_meta', 'buzz', 'attestation', 'signature'], DRAFT_KEY_NAMES)).toBe('/_meta/buzz/*/*');
+    expect(safePointer(['_meta', 'buzz', 'events', 0], new Set())).toBe('/_meta/buzz/*/0');
   });
 });
 

@@ -9,7 +9,7 @@ import { checkInputBounds } from '../shared/input-bounds.js';
 import { BUZZ_PATH, checkArrayLength, parseWith, plusZero, reportUnknownKeys } from '../shared/schema-kit.js';
 import { readChannelType } from './channel-type.js';
 import { eventDialectIssues } from './event-dialect.js';
-import { DRAFT_KEYS, type DraftMeta, draftParser } from './schema.js';
+import { DRAFT_KEYS, DRAFT_KEY_NAMES, type DraftMeta, draftParser } from './schema.js';
 
 /** What every draft dialect carries at its root. */
 const ROOT_FIELDS = ['channelId', 'events'] as const;
@@ -23,7 +23,7 @@ export function readDraft(
     missingRootFields(raw) ??
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
     checkArrayLength(raw, 'cancelledEvents', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
-    checkInputBounds(raw, limits);
+    checkInputBounds(raw, limits, DRAFT_KEY_NAMES);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
   const parsed = parseWith(draftParser(limits), raw, 'invalid_draft');
   if (!parsed.ok) return parsed;

@@ -61,6 +61,9 @@ export const DRAFT_KEYS = {
   event: new Set(['id', 'sender', 'authorPubkey', 'kind', 'createdAt']),
 } as const;
 
+/** Every key name the draft dialects define: the names an error pointer into a draft may show. */
+export const DRAFT_KEY_NAMES: ReadonlySet<string> = new Set(Object.values(DRAFT_KEYS).flatMap((keys) => [...keys]));
+
 const schemas = limitedSchemas(buildDraftSchema);
 
 /** The draft schema for these limits (the schema of record), built once per distinct set of limits. */

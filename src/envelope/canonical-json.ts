@@ -14,6 +14,7 @@
 import { BuzzMetaError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { safePointer } from '../shared/redact.js';
+import { ENVELOPE_KEY_NAMES } from './schema.js';
 import { SCANNED_FROM, mayNeedJsonEscaping } from './escape-scan.js';
 
 /** Default nesting bound; the reader passes its own `maxDepth`. */
@@ -127,7 +128,7 @@ function write(value: unknown, depthLeft: number, state: WriteState, out: Piece[
   if (depthLeft <= 0) {
     throw BuzzMetaError.of(
       'limit_exceeded',
-      safePointer(state.path),
+      safePointer(state.path, ENVELOPE_KEY_NAMES),
       'value is nested more deeply than maxDepth allows',
     );
   }
@@ -247,5 +248,5 @@ function spend(state: WriteState): void {
 }
 
 function fail(path: readonly (string | number)[], message: string): BuzzMetaError {
-  return BuzzMetaError.of('canonical_json', safePointer(path), message);
+  return BuzzMetaError.of('canonical_json', safePointer(path, ENVELOPE_KEY_NAMES), message);
 }

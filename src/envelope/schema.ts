@@ -120,6 +120,11 @@ export const ENVELOPE_KEYS = {
   attestation: new Set(['algorithm', 'signerPubkey', 'payloadHash', 'signature']),
 } as const;
 
+/** Every key name v1 defines: the names an error pointer into an envelope may show as they are. */
+export const ENVELOPE_KEY_NAMES: ReadonlySet<string> = new Set(
+  Object.values(ENVELOPE_KEYS).flatMap((keys) => [...keys]),
+);
+
 const schemas = limitedSchemas(buildEnvelopeSchema);
 
 /** The envelope schema for these limits (the schema of record), built once per distinct set of limits. */

@@ -14,7 +14,7 @@ import { BUZZ_PATH, checkArrayLength, parseWith } from '../shared/schema-kit.js'
 import { bytesToHex } from './crypto.js';
 import { jsVerifier, type SignatureVerifier } from './signatures.js';
 import { envelopeHashes } from './hashes.js';
-import { type EnvelopeV1, envelopeParser } from './schema.js';
+import { ENVELOPE_KEY_NAMES, type EnvelopeV1, envelopeParser } from './schema.js';
 
 /** Options of {@link verifyBuzzEnvelope}. */
 export interface VerifyEnvelopeOptions {
@@ -115,7 +115,7 @@ export function checkEnvelope(
       [...BUZZ_PATH, 'channel'],
       'maxMembers',
     ) ??
-    checkInputBounds(raw, limits);
+    checkInputBounds(raw, limits, ENVELOPE_KEY_NAMES);
   if (tooLong !== undefined) return { ok: false, error: tooLong };
   const parsed = parseWith(envelopeParser(limits), raw, 'invalid_envelope');
   if (!parsed.ok) return parsed;

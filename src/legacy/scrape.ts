@@ -46,8 +46,18 @@ const MAX_CANDIDATES = 8;
  * ```
  */
 export function scrapePromptText(prompt: unknown, options?: ScrapeOptions): ScrapeResult {
+  return settle(() => scrape(prompt, resolveLimits(options?.limits)));
+}
+
+/** {@link scrapePromptText} with the limits already resolved (the read pipeline resolves them once). */
+export function scrapeWithLimits(prompt: unknown, limits: BuzzLimits): ScrapeResult {
+  return settle(() => scrape(prompt, limits));
+}
+
+/** The result of `run`: its context, or the error it threw (anything but a `BuzzMetaError` is `internal`). */
+function settle(run: () => BuzzScrapedContext): ScrapeResult {
   try {
-    return { ok: true, context: scrape(prompt, resolveLimits(options?.limits)) };
+    return { ok: true, context: run() };
   } catch (error) {
     if (error instanceof BuzzMetaError) return { ok: false, error };
     return {

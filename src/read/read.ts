@@ -6,36 +6,15 @@
  * scraped: falling back on a broken `_meta.buzz` would let anyone who can break the metadata
  * downgrade the agent to forgeable text.
  */
-import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext, Trust } from '../context.js';
+import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext } from '../context.js';
 import { BuzzMetaError, asBuzzError } from '../errors.js';
 import { readDraft } from '../draft/read-draft.js';
 import { envelopeToContext } from '../envelope/to-context.js';
 import { jsVerifier, type SignatureVerifier } from '../envelope/signatures.js';
-import { checkEnvelope, pinnedKey } from '../envelope/verify.js';
-import { type BuzzLimits, resolveLimits } from '../limits.js';
-import { scrapePromptText } from '../legacy/scrape.js';
-
-/** Options of {@link readBuzzContext} and {@link parseBuzzContext}. */
-export interface ReadBuzzOptions {
-  /**
-   * The managed agent's own pubkey (64 hex digits or an npub), pinned from configuration — never
-   * taken from the request. When set, a v1 envelope must verify or the read fails.
-   */
-  readonly agentPubkey?: string;
-  /**
-   * The weakest trust accepted (default `'scraped'`: anything, with or without `agentPubkey`). A
-   * pinned key makes a v1 envelope verify or fail; it does not refuse unsigned sources (drafts,
-   * prompt text), which most hosts still send. To authorize on a context, pass `'verified'`.
-   */
-  readonly minTrust?: Trust;
-  /**
-   * Scrape prompt text when `_meta.buzz` is absent (default `true`). A present `_meta.buzz` is
-   * always read, never replaced by text; a scraped context is `trust: 'scraped'`.
-   */
-  readonly scrape?: boolean;
-  /** Size bounds; unspecified ones keep their defaults (`DEFAULT_LIMITS`). */
-  readonly limits?: Partial<BuzzLimits>;
-}
+import { checkEnvelope } from '../envelope/verify.js';
+import type { BuzzLimits } from '../limits.js';
+import { scrapeWithLimits } from '../legacy/scrape.js';
+import { type ReadBuzzOptions, type ResolvedReadOptions, TRUST_RANK, resolveReadOptions } from './options.js';
 
 /** The context type a given `minTrust` guarantees. */
 export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
@@ -47,8 +26,6 @@ export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
 /** The never-throwing result of {@link readBuzzContext}. */
 export type BuzzReadResult<C extends BuzzContext = BuzzContext> =
   { readonly ok: true; readonly context: C } | { readonly ok: false; readonly error: BuzzMetaError };
-
-const TRUST_RANK: Readonly<Record<Trust, number>> = { scraped: 0, asserted: 1, verified: 2 };
 
 /**
  * Reads the Buzz context of a `session/prompt` request. Never throws.
@@ -67,8 +44,23 @@ export function readBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOption
   return readWith(params, options ?? {}, jsVerifier) as BuzzReadResult<ContextFor<O>>;
 }
 
-/** {@link readBuzzContext} with a chosen signature verifier (the reader factory passes a faster one). */
+/** {@link readBuzzContext} with a chosen signature verifier: resolves the options, then reads. */
 export function readWith(params: unknown, options: ReadBuzzOptions, verifier: SignatureVerifier): BuzzReadResult {
+  let resolved: ResolvedReadOptions;
+  try {
+    resolved = resolveReadOptions(options);
+  } catch (error) {
+    return { ok: false, error: asBuzzError(error) };
+  }
+  return readResolved(params, resolved, verifier);
+}
+
+/** {@link readWith} with options already resolved (the reader resolves them once). */
+export function readResolved(
+  params: unknown,
+  options: ResolvedReadOptions,
+  verifier: SignatureVerifier,
+): BuzzReadResult {
   try {
     return { ok: true, context: read(params, options, verifier) };
   } catch (error) {
@@ -94,18 +86,11 @@ export function parseBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOptio
   throw result.error;
 }
 
-function read(params: unknown, options: ReadBuzzOptions, verifier: SignatureVerifier): BuzzContext {
-  const agentPubkey = options.agentPubkey === undefined ? undefined : pinnedKey(options.agentPubkey);
-  // Deliberately 'scraped' even with a pinned key (README, trust table): the key decides how an
-  // envelope is read, minTrust decides which sources are accepted.
-  const minTrust = options.minTrust ?? 'scraped';
-  if (!Object.hasOwn(TRUST_RANK, minTrust)) {
-    throw BuzzMetaError.of('invalid_option', '/minTrust', 'minTrust must be "verified", "asserted" or "scraped"');
-  }
-  const limits = resolveLimits(options.limits);
+function read(params: unknown, options: ResolvedReadOptions, verifier: SignatureVerifier): BuzzContext {
+  const { agentPubkey, minTrust, limits } = options;
   const buzz = locateBuzz(params);
   if (buzz === undefined) {
-    if (options.scrape === false) {
+    if (!options.scrape) {
       throw BuzzMetaError.of(
         'no_buzz_context',
         '/_meta/buzz',
@@ -152,7 +137,7 @@ function locateBuzz(params: unknown): { value: unknown } | undefined {
 /** The scraped context of the prompt text, read from own properties; any failure is thrown. */
 function scrapeParams(params: object, limits: BuzzLimits): BuzzContext {
   const prompt: unknown = Object.hasOwn(params, 'prompt') ? (params as { prompt: unknown }).prompt : undefined;
-  const scraped = scrapePromptText(prompt, { limits });
+  const scraped = scrapeWithLimits(prompt, limits);
   if (scraped.ok) return scraped.context;
   if (scraped.error.code === 'no_buzz_context') {
     throw BuzzMetaError.of(

@@ -6,9 +6,8 @@
 import type { BuzzContext } from '../context.js';
 import { BuzzMetaError } from '../errors.js';
 import { jsVerifier, loadWasmVerifier, type SignatureVerifier, withVerdictCache } from '../envelope/signatures.js';
-import { pinnedKey } from '../envelope/verify.js';
-import { resolveLimits } from '../limits.js';
-import { type BuzzReadResult, type ContextFor, type ReadBuzzOptions, readWith } from './read.js';
+import { type ReadBuzzOptions, resolveReadOptions } from './options.js';
+import { type BuzzReadResult, type ContextFor, readResolved } from './read.js';
 
 /** Options of {@link createBuzzReader}: those of `readBuzzContext`, plus the crypto set-up. */
 export interface BuzzReaderOptions extends ReadBuzzOptions {
@@ -71,23 +70,15 @@ export async function createReaderWith<const O extends BuzzReaderOptions = BuzzR
   if (backend !== 'auto' && backend !== 'wasm' && backend !== 'js') {
     throw BuzzMetaError.of('invalid_option', '/backend', 'backend must be "auto", "wasm" or "js"');
   }
-  // Checked once here; read() re-checks cheaply because the key is then plain hex.
-  const readOptions: ReadBuzzOptions = {
-    ...(given.agentPubkey === undefined ? {} : { agentPubkey: pinnedKey(given.agentPubkey) }),
-    ...(given.minTrust === undefined ? {} : { minTrust: given.minTrust }),
-    ...(given.scrape === undefined ? {} : { scrape: given.scrape }),
-    limits: resolveLimits(given.limits),
-  };
+  const readOptions = resolveReadOptions(given);
   const base = await chooseVerifier(backend, loadWasm);
   const verifier = cacheSize === 0 ? base : withVerdictCache(base, cacheSize);
-  const probe = readWith({}, readOptions, verifier);
-  if (!probe.ok && probe.error.code === 'invalid_option') throw probe.error;
   return {
     backend: verifier.backend,
     ...(readOptions.agentPubkey === undefined ? {} : { agentPubkey: readOptions.agentPubkey }),
-    read: (params) => readWith(params, readOptions, verifier) as BuzzReadResult<ContextFor<O>>,
+    read: (params) => readResolved(params, readOptions, verifier) as BuzzReadResult<ContextFor<O>>,
     parse: (params) => {
-      const result = readWith(params, readOptions, verifier);
+      const result = readResolved(params, readOptions, verifier);
       if (result.ok) return result.context as ContextFor<O>;
       throw result.error;
     },

@@ -9,19 +9,24 @@
  */
 import { BuzzMetaError } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
-import { safePointer } from './redact.js';
+import { type ContractKeys, safePointer } from './redact.js';
 import { BUZZ_PATH } from './schema-kit.js';
 
 /**
  * Walks `buzz` (the value of `_meta.buzz`) and returns the first bound it breaks, or `undefined`.
- * Every bound is `limit_exceeded`.
+ * Every bound is `limit_exceeded`; its pointer shows only the keys in `contractKeys` (the keys of
+ * the caller's dialect).
  */
-export function checkInputBounds(buzz: unknown, limits: BuzzLimits): BuzzMetaError | undefined {
+export function checkInputBounds(
+  buzz: unknown,
+  limits: BuzzLimits,
+  contractKeys: ContractKeys,
+): BuzzMetaError | undefined {
   let nodes = 0;
   let length = 0;
   const path: (string | number)[] = [...BUZZ_PATH];
   const tooMuch = (message: string): BuzzMetaError =>
-    BuzzMetaError.of('limit_exceeded', safePointer(BUZZ_PATH), message);
+    BuzzMetaError.of('limit_exceeded', safePointer(BUZZ_PATH, contractKeys), message);
   const tooManyNodes = (): BuzzMetaError =>
     tooMuch(`_meta.buzz holds more than limits.maxNodes (${String(limits.maxNodes)}) values`);
   const addText = (text: string): BuzzMetaError | undefined => {
@@ -39,7 +44,7 @@ export function checkInputBounds(buzz: unknown, limits: BuzzLimits): BuzzMetaErr
     if (depth > limits.maxDepth) {
       return BuzzMetaError.of(
         'limit_exceeded',
-        safePointer(path),
+        safePointer(path, contractKeys),
         `value is nested more deeply than limits.maxDepth (${String(limits.maxDepth)}) allows`,
       );
     }
@@ -55,7 +60,7 @@ export function checkInputBounds(buzz: unknown, limits: BuzzLimits): BuzzMetaErr
     if (keys.length > limits.maxObjectKeys) {
       return BuzzMetaError.of(
         'limit_exceeded',
-        safePointer(path),
+        safePointer(path, contractKeys),
         `an object holds more than limits.maxObjectKeys (${String(limits.maxObjectKeys)}) keys`,
       );
     }

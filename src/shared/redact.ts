@@ -1,25 +1,23 @@
 /**
- * JSON pointers into received input that never echo a received key name: keys the contract
- * defines are written out, any other key becomes `*`. Error messages and paths include pointers,
- * and an attacker chooses unknown keys (of any length, with any characters).
+ * JSON pointers into received input that never echo a received key name: keys the caller's
+ * contract defines are written out, any other key becomes `*`. Error messages and paths include
+ * pointers, and an attacker chooses unknown keys (of any length, with any characters). Each source
+ * hands in the keys its dialect defines, so this kit knows no source.
  */
-import { DRAFT_KEYS } from '../draft/schema.js';
-import { ENVELOPE_KEYS } from '../envelope/schema.js';
 import { pointer } from '../errors.js';
 
-const CONTRACT_KEYS: ReadonlySet<string> = new Set([
-  '_meta',
-  'buzz',
-  ...Object.values(ENVELOPE_KEYS).flatMap((keys) => [...keys]),
-  ...Object.values(DRAFT_KEYS).flatMap((keys) => [...keys]),
-]);
+/** The key names one dialect of `_meta.buzz` defines, which a pointer may show as they are. */
+export type ContractKeys = ReadonlySet<string>;
+
+/** The path to the namespace, kept in every pointer whatever the dialect. */
+const NAMESPACE_KEYS: ContractKeys = new Set(['_meta', 'buzz']);
 
 /** A segment as it may appear in a pointer: indices and contract keys as they are, else `*`. */
-export function safeSegment(segment: string | number): string | number {
-  return typeof segment === 'number' || CONTRACT_KEYS.has(segment) ? segment : '*';
+export function safeSegment(segment: string | number, contractKeys: ContractKeys): string | number {
+  return typeof segment === 'number' || NAMESPACE_KEYS.has(segment) || contractKeys.has(segment) ? segment : '*';
 }
 
-/** {@link pointer} with every key the contract does not define written as `*`. */
-export function safePointer(segments: readonly (string | number)[]): string {
-  return pointer(segments.map(safeSegment));
+/** {@link pointer} with every key `contractKeys` does not define written as `*`. */
+export function safePointer(segments: readonly (string | number)[], contractKeys: ContractKeys): string {
+  return pointer(segments.map((segment) => safeSegment(segment, contractKeys)));
 }
