@@ -72,7 +72,7 @@ export function canonicalJson(
 }
 
 /** The text of {@link Pieces}: their concatenation. */
-export function joinPieces(pieces: Pieces): string {
+function joinPieces(pieces: Pieces): string {
   return pieces.map((piece) => (typeof piece === 'string' ? piece : joinPieces(piece))).join('');
 }
 

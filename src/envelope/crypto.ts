@@ -104,7 +104,7 @@ export interface NostrEventFields {
  * `contentText`, when given, is the content already written as JSON text (pieces whose
  * concatenation is `JSON.stringify(content)`), so a large content is not scanned a second time.
  */
-export function nostrEventPieces(event: NostrEventFields, contentText?: Pieces): Pieces {
+function nostrEventPieces(event: NostrEventFields, contentText?: Pieces): Pieces {
   return [
     '[0,',
     JSON.stringify(event.pubkey),
@@ -123,7 +123,7 @@ export function nostrEventPieces(event: NostrEventFields, contentText?: Pieces):
 /** Tags are arrays of strings inside an array; the schema-checked event has no deeper values. */
 const EVENT_TEXT_OPTIONS = { maxDepth: 2, maxNodes: Number.MAX_SAFE_INTEGER } as const;
 
-/** The NIP-01 id of an event: sha256 of its serialization ({@link nostrEventPieces}), as 64 hex. */
+/** The NIP-01 id of an event: sha256 of its serialization (`nostrEventPieces`), as 64 hex. */
 export function nostrEventId(event: NostrEventFields, contentText?: Pieces): string {
   return sha256HexOfPieces(nostrEventPieces(event, contentText));
 }

@@ -13,6 +13,7 @@ import {
   parseRichSender,
   parseTime,
   type RenderedSender,
+  type SenderProblem,
 } from './fields.js';
 import { isHex64 } from '../shared/hex.js';
 import type { LineText } from './line-text.js';
@@ -70,8 +71,44 @@ export function startsRichBlock(text: LineText, at: number): boolean {
 /** `Event ID: ` and 64 hex digits. */
 export const EVENT_ID_LINE_LENGTH = 74;
 
-/** Reads the head of an event block whose first field line is at offset `at`. */
-export function readHead(text: LineText, at: number, layout: BlockLayout): EventHead | HeadProblem {
+/** At most this many distinct senders are remembered per section (a delivery has a few). */
+const MAX_SEEN_SENDERS = 4;
+
+/**
+ * The `Channel:` and `From:` values already read in one section, and what they parsed to: every
+ * block of a delivery names the same channel and one of a few senders, and reading them again
+ * costs more than the rest of a head (the legacy throughput goal, docs/performance.md). Values are compared whole, so a hit is the same text and
+ * therefore the same answer. One per section, dropped with it: it keeps no prompt text alive.
+ */
+export class SeenFields {
+  private channelText: string | undefined;
+  private channel: ChannelDisplay | undefined;
+  private readonly senders: { readonly text: string; readonly sender: RenderedSender | SenderProblem }[] = [];
+
+  /** {@link parseChannelDisplay}, remembered. */
+  channelOf(text: string): ChannelDisplay | undefined {
+    if (text === this.channelText) return this.channel;
+    this.channelText = text;
+    this.channel = parseChannelDisplay(text);
+    return this.channel;
+  }
+
+  /** {@link parseRichSender}, remembered for the first few senders. */
+  senderOf(text: string): RenderedSender | SenderProblem {
+    for (const known of this.senders) {
+      if (known.text === text) return known.sender;
+    }
+    const sender = parseRichSender(text);
+    if (this.senders.length < MAX_SEEN_SENDERS) this.senders.push({ text, sender });
+    return sender;
+  }
+}
+
+/**
+ * Reads the head of an event block whose first field line is at offset `at`; `seen` remembers the
+ * channel and senders of the section's earlier blocks.
+ */
+export function readHead(text: LineText, at: number, layout: BlockLayout, seen: SeenFields): EventHead | HeadProblem {
   let line = at;
   let id: string | null = null;
   if (layout === 'rich') {
@@ -81,7 +118,7 @@ export function readHead(text: LineText, at: number, layout: BlockLayout): Event
     line = text.next(line);
   }
   const channelText = fieldValue(text.line(line), 'Channel: ');
-  const channel = channelText === undefined ? undefined : parseChannelDisplay(channelText);
+  const channel = channelText === undefined ? undefined : seen.channelOf(channelText);
   if (channel === undefined || (layout !== 'rich' && channel.name !== undefined)) {
     return { problem: 'an event block has no valid Channel line' };
   }
@@ -97,7 +134,7 @@ export function readHead(text: LineText, at: number, layout: BlockLayout): Event
   const fromText = fieldValue(text.line(line), 'From: ');
   if (fromText === undefined) return { problem: 'an event block has no From line' };
   line = text.next(line);
-  const sender = layout === 'rich' ? parseRichSender(fromText) : parseBareSender(fromText);
+  const sender = layout === 'rich' ? seen.senderOf(fromText) : parseBareSender(fromText);
   if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree" };
   if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
   const timeText = fieldValue(text.line(line), 'Time: ');

@@ -6,7 +6,7 @@
  * count the header declares) is content.
  */
 import { fieldValue, parseTags } from './fields.js';
-import { type BlockLayout, contentOf, readHead } from './head.js';
+import { type BlockLayout, contentOf, readHead, SeenFields } from './head.js';
 import { separatorNumber } from './headers.js';
 import type { LineText } from './line-text.js';
 import { fail, type Failure, type ScrapedEvent } from './outcome.js';
@@ -31,8 +31,9 @@ export function readPlainSection(
   declared: number | undefined,
 ): PlainSectionRead | Failure {
   const diagnostics: string[] = [];
+  const seen = new SeenFields();
   if (declared === undefined) {
-    const event = readPlainBlock(text, first, layout, text.end, false, diagnostics);
+    const event = readPlainBlock(text, first, layout, text.end, false, diagnostics, seen);
     return 'failure' in event ? event : { events: [event], diagnostics };
   }
   const tagged = layout !== 'v1';
@@ -57,6 +58,7 @@ export function readPlainSection(
       end === undefined ? text.end : end - 1,
       end === undefined,
       diagnostics,
+      seen,
     );
     if ('failure' in event) return event;
     events.push(event);
@@ -90,8 +92,9 @@ function readPlainBlock(
   end: number,
   last: boolean,
   diagnostics: string[],
+  seen: SeenFields,
 ): ScrapedEvent | Failure {
-  const head = readHead(text, at, layout);
+  const head = readHead(text, at, layout, seen);
   if ('problem' in head) return fail('invalid', head.problem);
   let stop = end;
   // A V1 batch ends every block with a newline: the last block's trailing empty line is not content.

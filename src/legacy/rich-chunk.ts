@@ -9,7 +9,7 @@
  * and the channel is checked against the event's `h` tag.
  */
 import type { RenderedTags } from './fields.js';
-import { contentOf, type EventHead, readHead, startsRichBlock } from './head.js';
+import { contentOf, type EventHead, readHead, type SeenFields, startsRichBlock } from './head.js';
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
 import { asUndecided, fail, type Failure, isFailure, type Mutable, type ScrapedEvent, undecided } from './outcome.js';
@@ -32,6 +32,8 @@ export interface ChunkFrame {
   readonly nextSeparator: number | undefined;
   /** Whether this block may be the last of its section. */
   readonly mayEnd: boolean;
+  /** The channel and senders read in the section so far. */
+  readonly seen: SeenFields;
 }
 
 /** A block read whole: the event and what follows it. */
@@ -52,7 +54,7 @@ export function readRichChunk(frame: ChunkFrame, at: number): ChunkRead | Failur
 
 function readBlock(frame: ChunkFrame, at: number): ChunkRead | Failure {
   const { text, ends } = frame;
-  const head = readHead(text, at, 'rich');
+  const head = readHead(text, at, 'rich', frame.seen);
   if ('problem' in head) return fail('invalid', head.problem);
   const checker = new IdChecker(
     text,
@@ -99,7 +101,7 @@ interface Search {
  * {@link MAX_ENDS_PER_BLOCK} candidates the search gives up, undecided.
  */
 function searchEnds(frame: ChunkFrame, head: EventHead, checker: IdChecker, cursor: EndCursor): Search {
-  const { text, ends } = frame;
+  const { text, ends, seen } = frame;
   let parsed = 0;
   for (let candidate = cursor.next(); candidate !== undefined; candidate = cursor.next()) {
     const { tagsLine, continuation } = candidate;
@@ -108,7 +110,7 @@ function searchEnds(frame: ChunkFrame, head: EventHead, checker: IdChecker, curs
     if (++parsed > MAX_ENDS_PER_BLOCK) {
       return { parsed, failure: undecided('ambiguous', 'an event block has more possible ends than are checked') };
     }
-    if (continuation.type === 'separator' && 'problem' in readHead(text, continuation.block, 'rich')) continue;
+    if (continuation.type === 'separator' && 'problem' in readHead(text, continuation.block, 'rich', seen)) continue;
     const matches = checker.matches(tags, tagsLine);
     if (matches === undefined) {
       return {

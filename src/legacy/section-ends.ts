@@ -64,6 +64,9 @@ export class SectionEnds {
   private readonly byNext = new Map<number, Candidate[]>();
   /** The tags of each Tags line asked about, `null` when they do not parse. */
   private readonly parsed = new Map<number, RenderedTags | null>();
+  /** The last Tags value parsed, and its tags: the events of a channel often carry the same tags. */
+  private lastValue: string | undefined;
+  private lastTags: RenderedTags | undefined;
 
   /** Candidates after line `from`; `sectionEnd` says where the section may end. */
   constructor(
@@ -80,7 +83,8 @@ export class SectionEnds {
       const block = channel - EVENT_ID_LINE_LENGTH - 1;
       // A block starts a line (so it is not before the text): startsRichBlock does not look before it.
       if (source.charCodeAt(block - 1) !== 10) continue;
-      if (!startsRichBlock(text, block)) continue;
+      // `E` first: charCodeAt is inlined where startsRichBlock is a call, so a flood of Channel lines costs little.
+      if (source.charCodeAt(block) !== 69 || !startsRichBlock(text, block)) continue;
       const candidate = separatedEnd(text, from, block);
       if (candidate !== undefined) this.add(candidate.continuation.number, candidate);
     }
@@ -89,7 +93,11 @@ export class SectionEnds {
       tagsLine !== -1;
       tagsLine = text.nextLineStartingWith(TAGS, tagsLine)
     ) {
-      const end = sectionEnd(afterTags(text, tagsLine));
+      const after = afterTags(text, tagsLine);
+      // A blank line, then a line that starts with `-`: no section end (no header, closing tag or
+      // note starts so), and a separator end is found from the block after it, above.
+      if (text.isBlank(after) && source.charCodeAt(after + 1) === 45) continue;
+      const end = sectionEnd(after);
       if (end !== undefined) this.add(0, { tagsLine, continuation: end });
     }
   }
@@ -118,9 +126,13 @@ export class SectionEnds {
   tagsAt(tagsLine: number): RenderedTags | undefined {
     const known = this.parsed.get(tagsLine);
     if (known !== undefined) return known ?? undefined;
-    const tags = parseTags(this.text.text.slice(tagsLine + TAGS.length - 1, this.text.lineEnd(tagsLine)));
-    this.parsed.set(tagsLine, tags ?? null);
-    return tags;
+    const value = this.text.text.slice(tagsLine + TAGS.length - 1, this.text.lineEnd(tagsLine));
+    if (value !== this.lastValue) {
+      this.lastValue = value;
+      this.lastTags = parseTags(value);
+    }
+    this.parsed.set(tagsLine, this.lastTags ?? null);
+    return this.lastTags;
   }
 
   /**
@@ -148,8 +160,9 @@ export class SectionEnds {
 
 /** The line after a `Tags:` line and the `Parsed:` line that may follow it. */
 function afterTags(text: LineText, tagsLine: number): number {
-  const line = text.next(tagsLine);
-  return text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
+  const line = text.nextOfShort(tagsLine + TAGS.length);
+  // `P` first: charCodeAt is inlined, startsWith is a call, and this runs for every Tags line.
+  return text.text.charCodeAt(line) === 80 && text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
 }
 
 /**

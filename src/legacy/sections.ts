@@ -7,7 +7,7 @@
  */
 import { isTrailer, type SectionHeader, sectionHeader, separatorNumber } from './headers.js';
 import { type HashBudget } from './event-id.js';
-import { sproutLayout } from './head.js';
+import { SeenFields, sproutLayout } from './head.js';
 import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
 import { readPlainSection } from './plain-chunk.js';
 import type { LineText } from './line-text.js';
@@ -122,10 +122,11 @@ function readRichSection(
   budget: HashBudget,
 ): SectionStep | Failure {
   const ends = new SectionEnds(text, first, sectionEndOf(text, header));
+  const seen = new SeenFields();
   const diagnostics: string[] = [];
   const events: ScrapedEvent[] = [];
   if (header.form === 'single') {
-    const read = readRichChunk({ text, budget, ends, nextSeparator: undefined, mayEnd: true }, first);
+    const read = readRichChunk({ text, budget, ends, nextSeparator: undefined, mayEnd: true, seen }, first);
     if (isFailure(read)) return read;
     return { section: { header, headerLine, events: [read.event], diagnostics: [] }, next: endOf(read.continuation) };
   }
@@ -137,7 +138,7 @@ function readRichSection(
   for (let number = 1; ; number++) {
     const mayEnd = declared === undefined || number >= declared;
     // A block that ends the section before the declared count is reported below.
-    const read = readRichChunk({ text, budget, ends, nextSeparator: number + 1, mayEnd }, text.next(at));
+    const read = readRichChunk({ text, budget, ends, nextSeparator: number + 1, mayEnd, seen }, text.next(at));
     if (isFailure(read)) return read;
     events.push(read.event);
     if (read.continuation.type === 'end') {

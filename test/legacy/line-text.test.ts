@@ -87,14 +87,18 @@ test('lines that start with a prefix: only after `from`, whole prefix, at a line
   expect(new LineText('xTags: [\nTags: [').nextLineStartingWith('Tags: [', 0)).toBe(9);
 });
 
-test('the next line from any offset in a short or long line', () => {
+test('the next line after a short or long line: the same offset next gives', () => {
   const short = new LineText('Tags: []\nParsed: x\n');
-  expect(short.next(7)).toBe(9);
-  expect(short.next(19)).toBe(short.end);
+  expect(short.nextOfShort(7)).toBe(9);
+  expect(short.nextOfShort(9)).toBe(short.next(9));
+  expect(short.nextOfShort(19)).toBe(short.end);
   const long = new LineText(`Tags: [${'x'.repeat(100)}]\nnext`);
-  expect(long.next(7)).toBe(109);
-  expect(new LineText('y'.repeat(40)).next(0)).toBe(41);
-  expect(new LineText('abc').next(0)).toBe(4);
+  expect(long.nextOfShort(7)).toBe(109);
+  // A line of exactly 32 characters from the start: its `\n` is just past the part read in place.
+  const edge = new LineText(`${'y'.repeat(32)}\nz`);
+  expect(edge.nextOfShort(0)).toBe(33);
+  expect(new LineText('y'.repeat(40)).nextOfShort(0)).toBe(41);
+  expect(new LineText('abc').nextOfShort(0)).toBe(4);
 });
 
 test('every line read by offset is the line split gives', () => {
@@ -119,11 +123,8 @@ test('every line read by offset is the line split gives', () => {
           }
         });
         expect(text.previous(text.end)).toBe(starts.at(-1));
-        // From any offset inside a line, `next` is the offset of the line after it.
-        starts.forEach((at, index) => {
-          const after = starts[index + 1] ?? text.end;
-          for (let inside = at; inside < after; inside++) expect(text.next(inside)).toBe(after);
-        });
+        // From any offset, the short-line reader finds the same next line.
+        for (let at = 0; at <= text.end; at++) expect(text.nextOfShort(at)).toBe(text.next(at));
       },
     ),
     { numRuns },
