@@ -7,6 +7,7 @@ import { createBuzzReader } from '../read/reader.js';
 import { escapeUnprintableJson } from '../shared/utf16.js';
 import { CliError, EXIT } from './cli-error.js';
 import { forEachPrompt } from './input.js';
+import { OutputLines } from './output.js';
 import { renderTable, shown } from './render.js';
 import { type PromptReport, promptReport } from './report.js';
 
@@ -49,22 +50,21 @@ async function readerFor(agentPubkey: string | undefined) {
   try {
     return await createBuzzReader(agentPubkey === undefined ? { backend: 'js' } : { agentPubkey });
   } catch (error) {
-    // The finding's own sentence, without the option path `BuzzMetaError.message` puts in front.
-    const reason = error instanceof BuzzMetaError ? (error.issues[0]?.message ?? error.message) : 'invalid key';
+    const reason = error instanceof BuzzMetaError ? error.reason : 'invalid key';
     throw new CliError(`--agent-pubkey: ${reason}`);
   }
 }
 
-/** `inspect`: what to print for `bytes`, in pieces. Exit code 0 whatever the prompts say. */
+/** `inspect`: what to print for `bytes`, in pieces (UTF-8 bytes for `--json`). Exit code 0 whatever the prompts say. */
 export async function inspect(bytes: Uint8Array, options: InspectOptions): Promise<readonly (string | Uint8Array)[]> {
   if (options.json === true) {
     // Serialized as they come, so each report is garbage at once instead of kept to the end;
     // escaped like the table, so a received string sends nothing to a terminal the JSON is shown on.
-    const lines: string[] = [];
+    const lines = new OutputLines();
     await forEachReport(bytes, options.agentPubkey, (report) => {
-      lines.push(escapeUnprintableJson(JSON.stringify(report)) + '\n');
+      lines.push(escapeUnprintableJson(JSON.stringify(report)));
     });
-    return [lines.join('')];
+    return lines.chunks();
   }
   const { reports, skipped } = await readReports(bytes, options.agentPubkey);
   return [renderTable(reports, skipped)];

@@ -9,6 +9,7 @@ import { toNpub } from '../npub.js';
 import type { BuzzReadResult } from '../read/read.js';
 import type { FoundPrompt } from './input.js';
 import { isoTime } from './iso-time.js';
+import { memoized } from './memo.js';
 
 /** One event as printed. */
 export interface EventReport {
@@ -55,11 +56,14 @@ export type PromptReport = {
     }
 );
 
+/** Senders repeat across a capture, and bech32 encoding costs more than the rest of a report: remember the last few thousand. */
+const npubOf = memoized(toNpub, 4096);
+
 function eventReport(event: BuzzEvent): EventReport {
   return {
     id: event.id,
     sender: event.sender,
-    npub: toNpub(event.sender),
+    npub: npubOf(event.sender),
     kind: event.kind,
     createdAt: event.createdAt,
     time: event.createdAt === null ? null : isoTime(event.createdAt),
@@ -70,9 +74,8 @@ function eventReport(event: BuzzEvent): EventReport {
 export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptReport {
   const { line, requestId } = found;
   if (!read.ok) {
-    const { code, path, issues } = read.error;
-    // The deciding finding's own sentence: `error.message` repeats the path in front of it.
-    return { line, requestId, ok: false, error: { code, path, message: issues[0]?.message ?? read.error.message } };
+    const { code, path, reason } = read.error;
+    return { line, requestId, ok: false, error: { code, path, message: reason } };
   }
   const ctx = read.context;
   return {

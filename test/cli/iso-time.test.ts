@@ -39,7 +39,7 @@ describe('isoTime', () => {
     expect(isoTime(Number.NEGATIVE_INFINITY)).toBe('out of range');
   });
 
-  test('the same day twice, another day, then the first again', () => {
+  test('the same day twice, another day, then the first again (the day is remembered, not stuck)', () => {
     expect([isoTime(100), isoTime(200), isoTime(86_500), isoTime(300)]).toEqual([
       '1970-01-01T00:01:40Z',
       '1970-01-01T00:03:20Z',
