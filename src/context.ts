@@ -3,6 +3,7 @@
  * the wire shape, and a `trust` label, so agent code can tell what was proven from what was said.
  * Types only; nothing here runs.
  */
+import type { BuzzMetaError } from './errors.js';
 
 /** Where a context came from. */
 export type BuzzSource = 'envelope-v1' | 'meta-draft' | 'prompt-text';
@@ -195,3 +196,10 @@ export interface BuzzScrapedContext extends BuzzContextBase {
  * ```
  */
 export type BuzzContext = BuzzEnvelopeContext | BuzzDraftContext | BuzzScrapedContext;
+
+/**
+ * The never-throwing result of `readBuzzContext` and `scrapePromptText`: the context, or the error
+ * that stopped the read.
+ */
+export type BuzzReadResult<C extends BuzzContext = BuzzContext> =
+  { readonly ok: true; readonly context: C } | { readonly ok: false; readonly error: BuzzMetaError };

@@ -70,8 +70,8 @@ export class BuzzMetaError extends Error {
   readonly code: BuzzErrorCode;
   /** JSON pointer of the offending field of the first finding. */
   readonly path: string;
-  /** Every finding, the deciding one first. */
-  readonly issues: readonly BuzzIssue[];
+  /** Every finding, the deciding one first; never empty. */
+  readonly issues: readonly [BuzzIssue, ...BuzzIssue[]];
 
   /** Builds an error from its findings; the first one decides `code`, `path` and `message`. */
   constructor(first: BuzzIssue, ...rest: BuzzIssue[]) {
@@ -81,11 +81,32 @@ export class BuzzMetaError extends Error {
     this.issues = [first, ...rest];
   }
 
+  /**
+   * The deciding finding's sentence, without the path that `message` puts in front of it: what to
+   * show a person who already sees `code` and `path`.
+   *
+   * @example
+   * ```ts
+   * BuzzMetaError.of('invalid_option', '/agentPubkey', 'agentPubkey must be 64 hex digits').reason
+   * // 'agentPubkey must be 64 hex digits'
+   * ```
+   */
+  get reason(): string {
+    return this.issues[0].message;
+  }
+
   /** Shorthand for an error with a single finding. */
   static of(code: BuzzErrorCode, path: string, message: string): BuzzMetaError {
     return new BuzzMetaError({ code, path, message });
   }
 }
+
+/**
+ * What an internal step that can fail returns: its value, or what stopped it (by default the
+ * error). The public results spell their success out instead (`BuzzReadResult` carries `context`).
+ */
+export type Result<T, E = BuzzMetaError> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 /** Joins JSON-pointer segments, escaping `~` and `/` as RFC 6901 asks. */
 export function pointer(segments: readonly (string | number)[]): string {

@@ -107,7 +107,7 @@ function threadRoot(ctx: BuzzContext): string | null {
   const anchors = markedAnchors(last.tags);
   // An e tag upstream would refuse names no thread reliably: no key rather than a guess.
   if (!anchors.ok) return null;
-  return anchors.root ?? anchors.parent ?? last.id;
+  return anchors.value.root ?? anchors.value.parent ?? last.id;
 }
 
 /**

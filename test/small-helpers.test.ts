@@ -89,12 +89,11 @@ describe('markedAnchors', () => {
         ['e', OTHER, '', 'mention'],
         ['e', ID, '', ''],
       ]),
-    ).toEqual({ ok: true, root: OTHER, parent: ID });
-    expect(markedAnchors([])).toEqual({ ok: true, root: undefined, parent: undefined });
+    ).toEqual({ ok: true, value: { root: OTHER, parent: ID } });
+    expect(markedAnchors([])).toEqual({ ok: true, value: { root: undefined, parent: undefined } });
     expect(markedAnchors([['e', ID.toUpperCase(), '', 'reply']])).toEqual({
       ok: true,
-      root: undefined,
-      parent: ID,
+      value: { root: undefined, parent: ID },
     });
   });
 
@@ -106,17 +105,22 @@ describe('markedAnchors', () => {
       ]),
     ).toEqual({
       ok: false,
-      tagIndex: 1,
-      message:
-        'an e tag without a NIP-10 marker (fewer than 4 values) makes the thread anchor ambiguous; buzz-acp refuses the event',
+      error: {
+        tagIndex: 1,
+        message:
+          'an e tag without a NIP-10 marker (fewer than 4 values) makes the thread anchor ambiguous; buzz-acp refuses the event',
+      },
     });
-    expect(markedAnchors([['e', ID, '', 'root', 'extra']])).toEqual({ ok: true, root: ID, parent: undefined });
+    expect(markedAnchors([['e', ID, '', 'root', 'extra']])).toEqual({
+      ok: true,
+      value: { root: ID, parent: undefined },
+    });
   });
 
   test('an e tag whose id is not 64 hex digits is refused, with its index', () => {
     // A non-string id (an in-process caller) is refused, never coerced by the pattern test.
     const objectId = { toString: () => ID } as unknown as string;
-    expect(markedAnchors([['e', objectId, '', 'root']])).toMatchObject({ ok: false, tagIndex: 0 });
+    expect(markedAnchors([['e', objectId, '', 'root']])).toMatchObject({ ok: false, error: { tagIndex: 0 } });
     const refused = (id: string) =>
       markedAnchors([
         ['e', ID, '', 'root'],
@@ -125,8 +129,7 @@ describe('markedAnchors', () => {
     for (const id of [ID.slice(1), `${ID}0`, `x${ID.slice(1)}`, `${ID.slice(1)}x`, `${ID.slice(1)}\n`]) {
       expect(refused(id)).toEqual({
         ok: false,
-        tagIndex: 1,
-        message: 'an e tag’s event id is not 64 hex digits; buzz-acp refuses the event',
+        error: { tagIndex: 1, message: 'an e tag’s event id is not 64 hex digits; buzz-acp refuses the event' },
       });
     }
   });
@@ -176,6 +179,15 @@ describe('errors', () => {
       '/a: too long',
       [first, second],
     ]);
+  });
+
+  test("reason is the deciding finding's sentence, without the path the message starts with", () => {
+    const error = new BuzzMetaError(
+      { code: 'limit_exceeded', path: '/a', message: 'too long' },
+      { code: 'invalid_draft', path: '/b', message: 'wrong' },
+    );
+    expect([error.message, error.reason]).toEqual(['/a: too long', 'too long']);
+    expect(BuzzMetaError.of('invalid_params', '', 'params must be an object').reason).toBe('params must be an object');
   });
 
   test('asBuzzError keeps ours and turns anything else, hostile included, into internal', () => {

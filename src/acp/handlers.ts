@@ -16,7 +16,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { BuzzContext, BuzzEvent } from '../context.js';
 import type { ClaimOptions, Deduper } from '../dedup/types.js';
-import { BuzzMetaError } from '../errors.js';
+import { BuzzMetaError, type Result } from '../errors.js';
 import { channelKey, senderKey, threadKey } from '../keys.js';
 import type { BuzzReader } from '../read/reader.js';
 import { claimTurn } from './held.js';
@@ -177,116 +177,163 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
   options: BuzzHandlersOptions<C, M>,
   handler: BuzzPromptHandler<C, M>,
 ): BuzzHandlers {
-  const { reader, deduper, onOutcome, onCancel } = options;
-  const refuseMissing = options.missing === 'refuse';
-  const keyOptions = options.prefix === undefined ? undefined : { prefix: options.prefix };
-  const turns = new TurnRegistry();
-  const heldWaitMs = options.heldWaitMs ?? DEFAULT_HELD_WAIT_MS;
-  if (!Number.isSafeInteger(heldWaitMs) || heldWaitMs < 0) {
-    throw BuzzMetaError.of('invalid_option', '/heldWaitMs', 'heldWaitMs must be a non-negative integer number of ms.');
-  }
-  const namespace = options.dedupNamespace === undefined ? reader.agentPubkey : options.dedupNamespace;
-  const claimOptions: ClaimOptions = namespace === null || namespace === undefined ? {} : { namespace };
-
-  const answer = (params: PromptRequest, stopReason: PromptResponse['stopReason'], outcome: BuzzPromptOutcome) => {
-    onOutcome?.(outcome, params);
-    return { stopReason, _meta: { [BUZZ_OUTCOME_META_KEY]: outcome } };
+  const wrapper = new PromptWrapper(options, handler);
+  return {
+    prompt: (request) => wrapper.prompt(request),
+    cancel: (notification) => wrapper.cancel(notification),
   };
+}
 
-  const prompt = async (request: AgentRequestContext<PromptRequest>): Promise<PromptResponse> => {
+/** The state behind one {@link buzzHandlers} pair: its options, resolved once, and the turns in flight. */
+class PromptWrapper<C extends BuzzContext, M extends MissingContextPolicy> {
+  readonly #reader: BuzzReader<C>;
+  readonly #deduper: Deduper | undefined;
+  readonly #onOutcome: BuzzHandlersOptions<C, M>['onOutcome'];
+  readonly #onCancel: BuzzHandlersOptions<C, M>['onCancel'];
+  readonly #handler: BuzzPromptHandler<C, M>;
+  readonly #refuseMissing: boolean;
+  readonly #keyOptions: { readonly prefix: string } | undefined;
+  readonly #heldWaitMs: number;
+  readonly #claimOptions: ClaimOptions;
+  readonly #turns = new TurnRegistry();
+
+  constructor(options: BuzzHandlersOptions<C, M>, handler: BuzzPromptHandler<C, M>) {
+    ({ reader: this.#reader, deduper: this.#deduper, onOutcome: this.#onOutcome, onCancel: this.#onCancel } = options);
+    this.#handler = handler;
+    this.#refuseMissing = options.missing === 'refuse';
+    this.#keyOptions = options.prefix === undefined ? undefined : { prefix: options.prefix };
+    const heldWaitMs = options.heldWaitMs ?? DEFAULT_HELD_WAIT_MS;
+    if (!Number.isSafeInteger(heldWaitMs) || heldWaitMs < 0) {
+      throw BuzzMetaError.of(
+        'invalid_option',
+        '/heldWaitMs',
+        'heldWaitMs must be a non-negative integer number of ms.',
+      );
+    }
+    this.#heldWaitMs = heldWaitMs;
+    const namespace = options.dedupNamespace === undefined ? this.#reader.agentPubkey : options.dedupNamespace;
+    this.#claimOptions = namespace === null || namespace === undefined ? {} : { namespace };
+  }
+
+  /** `session/prompt`: refuses a failed read at once, else runs the turn. */
+  async prompt(request: AgentRequestContext<PromptRequest>): Promise<PromptResponse> {
     const { params } = request;
-    const read = reader.read(params);
-    let buzz: BuzzTurn<C> | undefined;
+    const read = this.#reader.read(params);
     if (!read.ok) {
-      const { code, path, issues } = read.error;
-      if (code !== 'no_buzz_context' || refuseMissing) {
-        // The deciding finding's sentence; `error.message` would repeat the path in front of it.
-        const reason = issues[0]?.message ?? read.error.message;
-        return answer(params, 'refusal', { outcome: 'refused', code, path, reason });
+      const { code, path, reason } = read.error;
+      if (code !== 'no_buzz_context' || this.#refuseMissing) {
+        return this.#answer(params, 'refusal', { outcome: 'refused', code, path, reason });
       }
     }
-    return turns.run(params.sessionId, request.signal, async (turn) => {
+    return this.#turns.run(params.sessionId, request.signal, async (turn) => {
       // A merged prompt claims only once the session's cancelled turns released their events.
-      await turns.cancelledBefore(params.sessionId, turn);
-      if (cancelledNow(turn)) return answer(params, 'cancelled', { outcome: 'cancelled' });
-      if (read.ok) {
-        const context = read.context;
-        let fresh: readonly C['events'][number][] = context.events;
-        let seen: readonly C['events'][number][] = [];
-        let carried: readonly BuzzEvent[] = context.cancelledEvents;
-        if (deduper !== undefined) {
-          const claimed = await claimTurn(deduper, context, {
-            claim: claimOptions,
-            waitMs: heldWaitMs,
-            signal: turn.signal,
-          });
-          await turn.hold(claimed.claim);
-          if (cancelledNow(turn)) return answer(params, 'cancelled', { outcome: 'cancelled' });
-          if (claimed.held > 0) {
-            // Success would tell the host these events are done while nobody has handled them.
-            await turn.release();
-            onOutcome?.({ outcome: 'held', held: claimed.held }, params);
-            throw eventsHeld();
-          }
-          ({ fresh, seen, carried } = claimed);
-        }
-        const notTaken = alreadyTaken(context, fresh, seen, carried);
-        if (notTaken > 0) {
-          await turn.release();
-          return answer(params, 'end_turn', { outcome: 'all-seen', seen: notTaken });
-        }
-        buzz = { context, keys: keysOf(context), fresh, seen, carried };
-      }
-      const signal = AbortSignal.any([request.signal, turn.signal]);
-      let response: PromptResponse | typeof CANCELLED;
-      try {
-        const work = Promise.resolve(
-          handler({
-            method: request.method,
-            params,
-            signal,
-            client: request.client,
-            requestId: request.requestId,
-            buzz: buzz as BuzzPromptContext<C, M>['buzz'],
-          }),
-        );
-        // A handler that never settles is still answered `cancelled` at once; what it returns later is ignored.
-        work.catch(() => undefined);
-        response = await Promise.race([work, turn.whenCancelled.then((): typeof CANCELLED => CANCELLED)]);
-      } catch (error) {
-        await turn.release();
-        // A handler that stops on the abort signal throws: that is the cancellation, not a failure.
-        if (cancelledNow(turn)) return answer(params, 'cancelled', { outcome: 'cancelled' });
-        throw error;
-      }
-      if (response === CANCELLED || cancelledNow(turn)) {
-        await turn.release();
-        return answer(params, 'cancelled', { outcome: 'cancelled' });
-      }
-      // A handler that says it was cancelled did not finish its events: they stay to be handled.
-      if (response.stopReason === 'cancelled') {
-        await turn.release();
-        return response;
-      }
-      await turn.commit();
-      return response;
+      await this.#turns.cancelledBefore(params.sessionId, turn);
+      if (cancelledNow(turn)) return this.#answer(params, 'cancelled', { outcome: 'cancelled' });
+      if (!read.ok) return this.#call(request, turn, undefined);
+      const started = await this.#start(params, read.context, turn);
+      return started.ok ? this.#call(request, turn, started.value) : started.error;
     });
-  };
+  }
 
-  function keysOf(context: C): BuzzTurnKeys {
+  /** `session/cancel`: cancels the session's turns, then hands over to the agent's own `onCancel`. */
+  async cancel(notification: Parameters<AgentNotificationHandler<CancelNotification>>[0]): Promise<void> {
+    await this.#turns.cancel(notification.params.sessionId);
+    await this.#onCancel?.(notification);
+  }
+
+  /** Answers the prompt itself, telling `onOutcome` and the host why. */
+  #answer(params: PromptRequest, stopReason: PromptResponse['stopReason'], outcome: BuzzPromptOutcome): PromptResponse {
+    this.#onOutcome?.(outcome, params);
+    return { stopReason, _meta: { [BUZZ_OUTCOME_META_KEY]: outcome } };
+  }
+
+  /**
+   * The turn's Buzz facts, its events claimed through the deduper (when there is one), or the
+   * answer the wrapper gives instead: cancelled meanwhile, or nothing left to do.
+   * @throws BuzzMetaError `dedup_events_held` when another turn still holds events of this one.
+   */
+  async #start(params: PromptRequest, context: C, turn: Turn): Promise<Result<BuzzTurn<C>, PromptResponse>> {
+    let fresh: readonly C['events'][number][] = context.events;
+    let seen: readonly C['events'][number][] = [];
+    let carried: readonly BuzzEvent[] = context.cancelledEvents;
+    const deduper = this.#deduper;
+    if (deduper !== undefined) {
+      const claimed = await claimTurn(deduper, context, {
+        claim: this.#claimOptions,
+        waitMs: this.#heldWaitMs,
+        signal: turn.signal,
+      });
+      await turn.hold(claimed.claim);
+      if (cancelledNow(turn)) return { ok: false, error: this.#answer(params, 'cancelled', { outcome: 'cancelled' }) };
+      if (claimed.held > 0) {
+        // Success would tell the host these events are done while nobody has handled them.
+        await turn.release();
+        this.#onOutcome?.({ outcome: 'held', held: claimed.held }, params);
+        throw eventsHeld();
+      }
+      ({ fresh, seen, carried } = claimed);
+    }
+    const leftToOthers = eventsLeftToOthers(context, fresh, seen, carried);
+    if (leftToOthers > 0) {
+      await turn.release();
+      return { ok: false, error: this.#answer(params, 'end_turn', { outcome: 'all-seen', seen: leftToOthers }) };
+    }
+    return { ok: true, value: { context, keys: this.#keysOf(context), fresh, seen, carried } };
+  }
+
+  /**
+   * Calls the agent's handler and settles the turn's claim the way the turn ended: committed on an
+   * answer, released on a throw, a cancel, or the handler's own `cancelled`.
+   */
+  async #call(
+    request: AgentRequestContext<PromptRequest>,
+    turn: Turn,
+    buzz: BuzzTurn<C> | undefined,
+  ): Promise<PromptResponse> {
+    const { params } = request;
+    const signal = AbortSignal.any([request.signal, turn.signal]);
+    let response: PromptResponse | typeof CANCELLED;
+    try {
+      const work = Promise.resolve(
+        this.#handler({
+          method: request.method,
+          params,
+          signal,
+          client: request.client,
+          requestId: request.requestId,
+          buzz: buzz as BuzzPromptContext<C, M>['buzz'],
+        }),
+      );
+      // A handler that never settles is still answered `cancelled` at once; what it returns later is ignored.
+      work.catch(() => undefined);
+      response = await Promise.race([work, turn.whenCancelled.then((): typeof CANCELLED => CANCELLED)]);
+    } catch (error) {
+      await turn.release();
+      // A handler that stops on the abort signal throws: that is the cancellation, not a failure.
+      if (cancelledNow(turn)) return this.#answer(params, 'cancelled', { outcome: 'cancelled' });
+      throw error;
+    }
+    if (response === CANCELLED || cancelledNow(turn)) {
+      await turn.release();
+      return this.#answer(params, 'cancelled', { outcome: 'cancelled' });
+    }
+    // A handler that says it was cancelled did not finish its events: they stay to be handled.
+    if (response.stopReason === 'cancelled') {
+      await turn.release();
+      return response;
+    }
+    await turn.commit();
+    return response;
+  }
+
+  #keysOf(context: C): BuzzTurnKeys {
+    const keyOptions = this.#keyOptions;
     return {
       channel: channelKey(context, keyOptions),
       sender: context.events.length === 0 ? null : senderKey(context, keyOptions),
       thread: threadKey(context, keyOptions),
     };
   }
-
-  const cancel = async (notification: Parameters<AgentNotificationHandler<CancelNotification>>[0]) => {
-    await turns.cancel(notification.params.sessionId);
-    await onCancel?.(notification);
-  };
-
-  return { prompt, cancel };
 }
 
 /**
@@ -294,7 +341,7 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
  * events): the delivery's seen events, and its cancelled ones handled elsewhere. A restart
  * re-prompt carries only cancelled events, so once their own turn finished them it has no work.
  */
-function alreadyTaken(
+function eventsLeftToOthers(
   context: BuzzContext,
   fresh: readonly BuzzEvent[],
   seen: readonly BuzzEvent[],

@@ -3,7 +3,7 @@
  * (`trust: 'asserted'`).
  */
 import type { BuzzDraftContext, BuzzDraftEvent } from '../context.js';
-import { BuzzMetaError, pointer } from '../errors.js';
+import { BuzzMetaError, pointer, type Result } from '../errors.js';
 import type { BuzzLimits } from '../limits.js';
 import { checkInputBounds } from '../shared/input-bounds.js';
 import { BUZZ_PATH, checkArrayLength, parseWith, plusZero, reportUnknownKeys } from '../shared/schema-kit.js';
@@ -15,10 +15,7 @@ import { DRAFT_KEYS, DRAFT_KEY_NAMES, type DraftMeta, draftParser } from './sche
 const ROOT_FIELDS = ['channelId', 'events'] as const;
 
 /** Checks and normalizes a draft-shaped `_meta.buzz`. */
-export function readDraft(
-  raw: unknown,
-  limits: BuzzLimits,
-): { ok: true; context: BuzzDraftContext } | { ok: false; error: BuzzMetaError } {
+export function readDraft(raw: unknown, limits: BuzzLimits): Result<BuzzDraftContext> {
   const tooLong =
     missingRootFields(raw) ??
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
@@ -44,7 +41,7 @@ export function readDraft(
   if (type.diagnostic !== undefined) diagnostics.push(type.diagnostic);
   return {
     ok: true,
-    context: {
+    value: {
       source: 'meta-draft',
       trust: 'asserted',
       channelId: draft.channelId,

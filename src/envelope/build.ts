@@ -154,9 +154,9 @@ export function replyAnchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>): BuzzReply
 function anchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>, at: readonly (string | number)[]): BuzzReply {
   const anchors = markedAnchors(last.tags);
   if (!anchors.ok) {
-    throw BuzzMetaError.of('invalid_option', pointer([...at, 'tags', anchors.tagIndex]), anchors.message);
+    throw BuzzMetaError.of('invalid_option', pointer([...at, 'tags', anchors.error.tagIndex]), anchors.error.message);
   }
-  const { root, parent } = anchors;
+  const { root, parent } = anchors.value;
   return { rootEventId: root ?? parent ?? last.id, parentEventId: parent ?? null, replyToEventId: last.id };
 }
 

@@ -146,7 +146,7 @@ function checkScalar(value: unknown, path: readonly (string | number)[]): void {
   switch (typeof value) {
     case 'number':
       if (!Number.isSafeInteger(value)) {
-        throw fail(path, 'numbers must be safe integers (canonical JSON has no fractions or exponents)');
+        throw canonicalError(path, 'numbers must be safe integers (canonical JSON has no fractions or exponents)');
       }
       // JSON.stringify(-0) is "0", as upstream (serde_json) reads "-0".
       return;
@@ -155,7 +155,7 @@ function checkScalar(value: unknown, path: readonly (string | number)[]): void {
     case 'object': // null
       return;
     default:
-      throw fail(path, `a ${typeof value} cannot be represented in JSON`);
+      throw canonicalError(path, `a ${typeof value} cannot be represented in JSON`);
   }
 }
 
@@ -247,6 +247,7 @@ function spend(state: WriteState): void {
   }
 }
 
-function fail(path: readonly (string | number)[], message: string): BuzzMetaError {
+/** The error for a value canonical JSON cannot write, at its (redacted) path. */
+function canonicalError(path: readonly (string | number)[], message: string): BuzzMetaError {
   return BuzzMetaError.of('canonical_json', safePointer(path, ENVELOPE_KEY_NAMES), message);
 }

@@ -66,15 +66,15 @@ function wasmFile(): string {
  * and the caller re-runs it in pure JS.
  */
 export function runtimeImports(heap: () => Uint8Array): { readonly a: Record<string, (...args: number[]) => unknown> } {
-  const fail = (what: string) => (): never => {
+  const thrower = (what: string) => (): never => {
     throw new Error(`libsecp256k1: ${what}`);
   };
   return {
     a: {
-      a: fail('abort'),
+      a: thrower('abort'),
       b: () => 0, // write(fd, …): libsecp256k1 only writes on an illegal argument; nothing to log
       c: () => 70, // fd_seek: unsupported
-      d: fail('out of memory'), // resize: the heap never grows here
+      d: thrower('out of memory'), // resize: the heap never grows here
       e: () => 52, // fd_close: unsupported
       f: (to: number, from: number, size: number) => heap().copyWithin(to, from, from + size),
     },

@@ -122,8 +122,8 @@ function replyOf(
       diagnostics.push('the last event has an e tag buzz-acp would refuse, so its thread is unknown');
       return undefined;
     }
-    rootEventId = anchors.root ?? anchors.parent ?? last.id;
-    parentEventId = anchors.parent ?? null;
+    rootEventId = anchors.value.root ?? anchors.value.parent ?? last.id;
+    parentEventId = anchors.value.parent ?? null;
   }
   const replyTo = context?.replyTo;
   if (replyTo !== undefined && replyTo !== rootEventId && replyTo !== last.id) {

@@ -13,7 +13,7 @@ import { contentOf, type EventHead, readHead, type SeenFields, startsRichBlock }
 import { type HashBudget, IdChecker } from './event-id.js';
 import type { LineText } from './line-text.js';
 import { asUndecided, fail, type Failure, isFailure, type Mutable, type ScrapedEvent, undecided } from './outcome.js';
-import type { Continuation, EndCursor, SectionEnds } from './section-ends.js';
+import type { Continuation, EndCursor, BlockEndCandidates } from './section-ends.js';
 
 /** A candidate whose tags parse. */
 interface ParsedEnd {
@@ -27,7 +27,7 @@ export interface ChunkFrame {
   readonly text: LineText;
   readonly budget: HashBudget;
   /** The candidate ends of the whole section. */
-  readonly ends: SectionEnds;
+  readonly ends: BlockEndCandidates;
   /** The separator number that may follow this block, or `undefined` if none may. */
   readonly nextSeparator: number | undefined;
   /** Whether this block may be the last of its section. */

@@ -8,7 +8,7 @@
  * (Sprout eras, early Buzz: one string) are headers looked for inside the text, and then a
  * reading is taken only if exactly one candidate header yields a complete, consistent sequence.
  */
-import type { BuzzScrapedContext } from '../context.js';
+import type { BuzzReadResult, BuzzScrapedContext } from '../context.js';
 import { type BuzzErrorCode, BuzzMetaError } from '../errors.js';
 import { type BuzzLimits, resolveLimits } from '../limits.js';
 import { assemble } from './assemble.js';
@@ -28,8 +28,7 @@ export interface ScrapeOptions {
 }
 
 /** The never-throwing result of {@link scrapePromptText}. */
-export type ScrapeResult =
-  { readonly ok: true; readonly context: BuzzScrapedContext } | { readonly ok: false; readonly error: BuzzMetaError };
+export type ScrapeResult = BuzzReadResult<BuzzScrapedContext>;
 
 /** Candidate headers tried in one-string prompts; more than this is refused as ambiguous. */
 const MAX_CANDIDATES = 8;

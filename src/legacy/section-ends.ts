@@ -26,10 +26,10 @@ export type Continuation =
       /** The line after it, where the next block starts (a block start: see {@link startsRichBlock}). */
       readonly block: number;
     }
-  | SectionEndAt;
+  | EndOfSection;
 
 /** The section ends after a block; `next` is the first line after the section. */
-export interface SectionEndAt {
+export interface EndOfSection {
   readonly type: 'end';
   readonly next: number;
 }
@@ -37,16 +37,16 @@ export interface SectionEndAt {
 /**
  * Says whether the section ends at line `after` (the line after a block's `Tags:`/`Parsed:` line),
  * and where. Never asked about a blank line followed by a line that starts with `-`: a section
- * ends at no such line, and a separator there is found from the block after it (see {@link SectionEnds}).
+ * ends at no such line, and a separator there is found from the block after it (see {@link BlockEndCandidates}).
  */
-export type SectionEnd = (after: number) => SectionEndAt | undefined;
+export type SectionEndCheck = (after: number) => EndOfSection | undefined;
 
 /**
  * A line that could end an event block: a `Tags:` line followed by structure. It is a candidate
  * only if its value parses as tags too; that is checked when a block looks at it (once per line,
- * see {@link SectionEnds.tagsAt}), so a flood of forged ends is not parsed line by line.
+ * see {@link BlockEndCandidates.tagsAt}), so a flood of forged ends is not parsed line by line.
  */
-export interface Candidate {
+export interface BlockEndCandidate {
   readonly tagsLine: number;
   readonly continuation: Continuation;
 }
@@ -60,19 +60,19 @@ const CHANNEL = 'Channel: ';
  * Every candidate end of a section, grouped by what follows it (a separator's number, or 0 for the
  * section's end), so each block finds its own in logarithmic time.
  */
-export class SectionEnds {
-  private readonly byNext = new Map<number, Candidate[]>();
+export class BlockEndCandidates {
+  private readonly byNext = new Map<number, BlockEndCandidate[]>();
   /** The tags of each Tags line asked about, `null` when they do not parse. */
   private readonly parsed = new Map<number, RenderedTags | null>();
   /** The last Tags value parsed, and its tags: the events of a channel often carry the same tags. */
   private lastValue: string | undefined;
   private lastTags: RenderedTags | undefined;
 
-  /** Candidates after line `from`; `sectionEnd` says where the section may end. */
+  /** Candidates after line `from`; `endCheck` says where the section may end. */
   constructor(
     private readonly text: LineText,
     from: number,
-    sectionEnd: SectionEnd,
+    endCheck: SectionEndCheck,
   ) {
     const source = text.text;
     for (
@@ -97,12 +97,12 @@ export class SectionEnds {
       // A blank line, then a line that starts with `-`: no section end (no header, closing tag or
       // note starts so), and a separator end is found from the block after it, above.
       if (text.isBlank(after) && source.charCodeAt(after + 1) === 45) continue;
-      const end = sectionEnd(after);
+      const end = endCheck(after);
       if (end !== undefined) this.add(0, { tagsLine, continuation: end });
     }
   }
 
-  private add(key: number, candidate: Candidate): void {
+  private add(key: number, candidate: BlockEndCandidate): void {
     const list = this.byNext.get(key);
     if (list === undefined) this.byNext.set(key, [candidate]);
     else list.push(candidate);
@@ -173,7 +173,7 @@ function separatedEnd(
   text: LineText,
   from: number,
   block: number,
-): (Candidate & { readonly continuation: { readonly number: number } }) | undefined {
+): (BlockEndCandidate & { readonly continuation: { readonly number: number } }) | undefined {
   const line = text.previous(block);
   if (!text.followsBlank(line)) return undefined;
   const number = separatorNumberIn(text.text, line, block - 1, true);
@@ -185,23 +185,23 @@ function separatedEnd(
   return { tagsLine, continuation: { type: 'separator', number, line, block } };
 }
 
-const NONE: readonly Candidate[] = [];
+const NONE: readonly BlockEndCandidate[] = [];
 
 /**
  * Candidates of two lists sorted by line, merged in line order as they are read: the id check
  * feeds one running hash forward from candidate to candidate.
  */
-export class EndCursor implements Iterable<Candidate> {
+export class EndCursor implements Iterable<BlockEndCandidate> {
   /** Reads `separated` from `i` and `ending` from `j` on. */
   constructor(
-    private readonly separated: readonly Candidate[],
+    private readonly separated: readonly BlockEndCandidate[],
     private i: number,
-    private readonly ending: readonly Candidate[],
+    private readonly ending: readonly BlockEndCandidate[],
     private j: number,
   ) {}
 
   /** The next candidate in line order, or `undefined` after the last. */
-  next(): Candidate | undefined {
+  next(): BlockEndCandidate | undefined {
     const separated = this.separated[this.i];
     const ending = this.ending[this.j];
     if (separated !== undefined && (ending === undefined || separated.tagsLine < ending.tagsLine)) {
@@ -212,13 +212,13 @@ export class EndCursor implements Iterable<Candidate> {
     return ending;
   }
 
-  *[Symbol.iterator](): Iterator<Candidate> {
+  *[Symbol.iterator](): Iterator<BlockEndCandidate> {
     for (let candidate = this.next(); candidate !== undefined; candidate = this.next()) yield candidate;
   }
 }
 
 /** The index of the first candidate of a sorted list whose Tags line comes after `line`. */
-function firstAfter(list: readonly Candidate[], line: number): number {
+function firstAfter(list: readonly BlockEndCandidate[], line: number): number {
   let low = 0;
   let high = list.length;
   while (low < high) {

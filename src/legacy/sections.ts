@@ -12,7 +12,7 @@ import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
 import { readPlainSection } from './plain-chunk.js';
 import type { LineText } from './line-text.js';
 import { readRichChunk } from './rich-chunk.js';
-import { type Continuation, type SectionEnd, SectionEnds } from './section-ends.js';
+import { type Continuation, type SectionEndCheck, BlockEndCandidates } from './section-ends.js';
 
 /** One section read whole. */
 export interface SectionRead {
@@ -121,7 +121,7 @@ function readRichSection(
   header: SectionHeader,
   budget: HashBudget,
 ): SectionStep | Failure {
-  const ends = new SectionEnds(text, first, sectionEndOf(text, header));
+  const ends = new BlockEndCandidates(text, first, sectionEndCheckOf(text, header));
   const seen = new SeenFields();
   const diagnostics: string[] = [];
   const events: ScrapedEvent[] = [];
@@ -159,9 +159,9 @@ function endOf(continuation: Continuation): number {
  * Whether the section ends at line `after` (the line after a block's `Tags:`/`Parsed:` line): for
  * an XML frame at its closing tag (after an optional blank line); for a bracket section at the end
  * of the text, or at a blank line followed by another section or a closing note. (A separator
- * there continues the section: those ends are found from the block after them, see SectionEnds.)
+ * there continues the section: those ends are found from the block after them, see BlockEndCandidates.)
  */
-function sectionEndOf(text: LineText, header: SectionHeader): SectionEnd {
+function sectionEndCheckOf(text: LineText, header: SectionHeader): SectionEndCheck {
   const close = header.close;
   return (after) => {
     if (text.isBlank(after)) {

@@ -6,7 +6,13 @@
  * scraped: falling back on a broken `_meta.buzz` would let anyone who can break the metadata
  * downgrade the agent to forgeable text.
  */
-import type { BuzzContext, BuzzDraftContext, BuzzEnvelopeContext, BuzzVerifiedContext } from '../context.js';
+import type {
+  BuzzContext,
+  BuzzDraftContext,
+  BuzzEnvelopeContext,
+  BuzzReadResult,
+  BuzzVerifiedContext,
+} from '../context.js';
 import { BuzzMetaError, asBuzzError } from '../errors.js';
 import { readDraft } from '../draft/read-draft.js';
 import { envelopeToContext } from '../envelope/to-context.js';
@@ -16,16 +22,15 @@ import type { BuzzLimits } from '../limits.js';
 import { scrapeWithLimits } from '../legacy/scrape.js';
 import { type ReadBuzzOptions, type ResolvedReadOptions, TRUST_RANK, resolveReadOptions } from './options.js';
 
+/** The never-throwing result of {@link readBuzzContext} (defined with the context types). */
+export type { BuzzReadResult };
+
 /** The context type a given `minTrust` guarantees. */
 export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
   ? BuzzVerifiedContext
   : O extends { readonly minTrust: 'asserted' }
     ? BuzzEnvelopeContext | BuzzDraftContext
     : BuzzContext;
-
-/** The never-throwing result of {@link readBuzzContext}. */
-export type BuzzReadResult<C extends BuzzContext = BuzzContext> =
-  { readonly ok: true; readonly context: C } | { readonly ok: false; readonly error: BuzzMetaError };
 
 /**
  * Reads the Buzz context of a `session/prompt` request. Never throws.
@@ -178,7 +183,7 @@ function readStructured(
     }
     const checked = checkEnvelope(buzz, agentPubkey, limits, verifier);
     if (!checked.ok) throw checked.error;
-    return envelopeToContext(checked.envelope, buzz, checked.keyed);
+    return envelopeToContext(checked.value.envelope, buzz, checked.value.keyed);
   }
   if (looksLikeEnvelope(buzz)) {
     throw BuzzMetaError.of(
@@ -189,5 +194,5 @@ function readStructured(
   }
   const draft = readDraft(buzz, limits);
   if (!draft.ok) throw draft.error;
-  return draft.context;
+  return draft.value;
 }

@@ -5,9 +5,10 @@
  * follows it), so the two can never disagree about which thread an event is in.
  */
 
+import type { Result } from '../errors.js';
+
 /** The thread anchors an event's tags name, lowercased; either may be missing. */
 export interface MarkedAnchors {
-  readonly ok: true;
   /** The last `root`-marked `e` tag's id. */
   readonly root: string | undefined;
   /** The last `reply`-marked `e` tag's id. */
@@ -16,7 +17,6 @@ export interface MarkedAnchors {
 
 /** Why the tags name no thread: upstream refuses the whole event for either reason. */
 export interface AmbiguousAnchor {
-  readonly ok: false;
   /** Index of the offending tag. */
   readonly tagIndex: number;
   /** What is wrong with it, in a sentence (never echoing the tag). */
@@ -32,7 +32,7 @@ const ANCHOR_ID = /^[0-9a-f]{64}$/i;
  * **last** `root` and the **last** `reply` win; ids are lowercased; other markers (`mention`,
  * `""`) are checked but route nothing.
  */
-export function markedAnchors(tags: readonly (readonly string[])[]): MarkedAnchors | AmbiguousAnchor {
+export function markedAnchors(tags: readonly (readonly string[])[]): Result<MarkedAnchors, AmbiguousAnchor> {
   let root: string | undefined;
   let parent: string | undefined;
   for (const [tagIndex, tag] of tags.entries()) {
@@ -40,21 +40,22 @@ export function markedAnchors(tags: readonly (readonly string[])[]): MarkedAncho
     if (tag.length < 4) {
       return {
         ok: false,
-        tagIndex,
-        message:
-          'an e tag without a NIP-10 marker (fewer than 4 values) makes the thread anchor ambiguous; buzz-acp refuses the event',
+        error: {
+          tagIndex,
+          message:
+            'an e tag without a NIP-10 marker (fewer than 4 values) makes the thread anchor ambiguous; buzz-acp refuses the event',
+        },
       };
     }
     const id = tag[1];
     if (typeof id !== 'string' || !ANCHOR_ID.test(id)) {
       return {
         ok: false,
-        tagIndex,
-        message: 'an e tag’s event id is not 64 hex digits; buzz-acp refuses the event',
+        error: { tagIndex, message: 'an e tag’s event id is not 64 hex digits; buzz-acp refuses the event' },
       };
     }
     if (tag[3] === 'root') root = id.toLowerCase();
     else if (tag[3] === 'reply') parent = id.toLowerCase();
   }
-  return { ok: true, root, parent };
+  return { ok: true, value: { root, parent } };
 }

@@ -4,7 +4,7 @@
  * TypeScript types, so an app on another zod minor never meets a type-brand clash.
  */
 import * as z from 'zod';
-import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer } from '../errors.js';
+import { type BuzzErrorCode, type BuzzIssue, BuzzMetaError, pointer, type Result } from '../errors.js';
 import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN } from './hex.js';
 import { type BuzzLimits, limitsKey } from '../limits.js';
 import { isWellFormedUtf16, printable } from './utf16.js';
@@ -139,11 +139,7 @@ export const BUZZ_PATH = ['_meta', 'buzz'] as const;
  * Runs a schema and returns its typed output, or a {@link BuzzMetaError} listing every finding.
  * Size findings (too many items, too long a string) become `limit_exceeded`; everything else `shapeCode`.
  */
-export function parseWith<T>(
-  schema: z.ZodType<T>,
-  input: unknown,
-  shapeCode: BuzzErrorCode,
-): { ok: true; value: T } | { ok: false; error: BuzzMetaError } {
+export function parseWith<T>(schema: z.ZodType<T>, input: unknown, shapeCode: BuzzErrorCode): Result<T> {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   const issues: BuzzIssue[] = result.error.issues.map((issue) => ({

@@ -180,7 +180,7 @@ describe('strictness that does not bend', () => {
 
   test('a versionless _meta.buzz of no dialect names the fields it lacks', () => {
     const read = readBuzzContext(params({ triggeringEventIds: [ID_A], replyTo: ID_A }));
-    expect(read.ok ? 'ok' : [read.error.code, read.error.path, read.error.issues[0]?.message]).toEqual([
+    expect(read.ok ? 'ok' : [read.error.code, read.error.path, read.error.reason]).toEqual([
       'invalid_draft',
       '/_meta/buzz/channelId',
       '_meta.buzz has no "version", so it is read as a draft, and it lacks channelId and events: every draft dialect (the proposal, PR #4751, PR #7063) carries channelId and events',

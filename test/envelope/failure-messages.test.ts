@@ -91,6 +91,22 @@ describe('verification findings say what is wrong', () => {
     ]);
   });
 
+  test('a value canonical JSON refuses stands where the hash findings would, among the envelope’s own findings', () => {
+    const failures = failuresOf((e) => {
+      e.future = 1.5;
+      first(e).tags = [['t', CHANNEL_ID]];
+      (e.reply as JsonObject).replyToEventId = first(e).id;
+    }, STRANGER.pubkey);
+    expect(failures.map((f) => [f.code, f.path])).toEqual([
+      ['signer_mismatch', '/_meta/buzz/attestation/signerPubkey'],
+      ['agent_mismatch', '/_meta/buzz/channel/agentPubkey'],
+      ['canonical_json', '/_meta/buzz/*'],
+      ['event_channel_mismatch', '/_meta/buzz/events/0/tags'],
+      ['reply_mismatch', '/_meta/buzz/reply/replyToEventId'],
+    ]);
+    expect(failuresOf((e) => void (e.future = 1.5)).map((f) => f.code)).toEqual(['canonical_json']);
+  });
+
   test('a stranger’s key names both the signer and the agent', () => {
     expect(failuresOf(() => undefined, STRANGER.pubkey).map((f) => [f.code, f.message])).toEqual([
       ['signer_mismatch', MESSAGES.signer_mismatch],

@@ -49,7 +49,7 @@ test('without a context block the channel comes from the restored events', () =>
 test('a steer prior frame alone is still not a turn: only the restart frame may stand alone', () => {
   const [priorFrame] = mergeSections('v5', 'steer', [first], [second], ENGINEERING);
   const read = scrapePromptText(prompt(priorFrame ?? ''));
-  expect(read.ok ? 'ok' : [read.error.code, read.error.issues[0]?.message]).toEqual([
+  expect(read.ok ? 'ok' : [read.error.code, read.error.reason]).toEqual([
     'invalid_prompt_text',
     'the Buzz sections hold no event of this turn',
   ]);

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { type SectionEnd, SectionEnds } from '../../src/legacy/section-ends.js';
+import { type SectionEndCheck, BlockEndCandidates } from '../../src/legacy/section-ends.js';
 import { startsRichBlock } from '../../src/legacy/head.js';
 import { separatorNumberIn } from '../../src/legacy/headers.js';
 import { LineText } from '../../src/legacy/line-text.js';
@@ -14,7 +14,7 @@ import { numRuns } from '../support/fuzz.js';
 const HEX = 'c4b997143b7bbd8511f29a9911f880182270e4aaf9f8c3735106461f48681e8a';
 
 /** A test section end: the end of the text, or a blank line then a `[` header or a note. */
-function sectionEndOf(text: LineText): SectionEnd {
+function sectionEndCheckOf(text: LineText): SectionEndCheck {
   return (after) => {
     if (after >= text.end) return { type: 'end', next: after };
     if (!text.isBlank(after)) return undefined;
@@ -31,7 +31,7 @@ interface Listed {
 /** The definition, read forward from every Tags line after `from`. */
 function reference(text: LineText, from: number): Listed[] {
   const found: Listed[] = [];
-  const end = sectionEndOf(text);
+  const end = sectionEndCheckOf(text);
   for (let at = 0; at < text.end; at = text.next(at)) {
     if (at <= from || !text.startsWith(at, 'Tags: [')) continue;
     const line = text.next(at);
@@ -52,8 +52,8 @@ function reference(text: LineText, from: number): Listed[] {
   return found;
 }
 
-/** Every candidate SectionEnds lists (asked from the text's start), separators 1–9 and the end, in line order. */
-function listed(ends: SectionEnds): Listed[] {
+/** Every candidate BlockEndCandidates lists (asked from the text's start), separators 1–9 and the end, in line order. */
+function listed(ends: BlockEndCandidates): Listed[] {
   const all: Listed[] = [];
   for (let number = 1; number <= 9; number++) {
     for (const { tagsLine, continuation } of ends.after(-1, number, false)) {
@@ -127,7 +127,7 @@ test('the candidates are those a forward reading of every Tags line finds', () =
       const starts: number[] = [];
       for (let at = 0; at < text.end; at = text.next(at)) starts.push(at);
       const from = starts[pick % starts.length] ?? 0;
-      expect(listed(new SectionEnds(text, from, sectionEndOf(text)))).toEqual(reference(text, from));
+      expect(listed(new BlockEndCandidates(text, from, sectionEndCheckOf(text)))).toEqual(reference(text, from));
     }),
     { numRuns },
   );
@@ -138,7 +138,7 @@ const START = `Event ID: ${HEX}\nChannel: eng`;
 
 function ends(source: string, from = 0): Listed[] {
   const text = new LineText(source);
-  return listed(new SectionEnds(text, from, sectionEndOf(text)));
+  return listed(new BlockEndCandidates(text, from, sectionEndCheckOf(text)));
 }
 
 test('an end before a separator is found from the block start below it, with or without a Parsed line', () => {
@@ -171,7 +171,7 @@ test('a Channel line too close to the start for a block start above it is passed
 test('whether a separator follows a Tags line, whatever comes after it', () => {
   const source = 'head\nTags: []\n\n--- Event 2 (x) ---\ngarbage\nTags: [bad\n\n--- Event 3 (x) ---\nmore';
   const text = new LineText(source);
-  const sections = new SectionEnds(text, 0, sectionEndOf(text));
+  const sections = new BlockEndCandidates(text, 0, sectionEndCheckOf(text));
   expect(sections.separatorFollows(0, 2)).toBe(true);
   // After that Tags line; a number no separator has; a separator whose Tags line does not parse.
   expect(sections.separatorFollows(5, 2)).toBe(false);
@@ -179,9 +179,9 @@ test('whether a separator follows a Tags line, whatever comes after it', () => {
   expect(sections.separatorFollows(0, 3)).toBe(false);
   // With a Parsed line between; with no blank line.
   const parsed = new LineText('head\nTags: []\nParsed: y\n\n--- Event 2 (x) ---\n');
-  expect(new SectionEnds(parsed, 0, sectionEndOf(parsed)).separatorFollows(0, 2)).toBe(true);
+  expect(new BlockEndCandidates(parsed, 0, sectionEndCheckOf(parsed)).separatorFollows(0, 2)).toBe(true);
   const joined = new LineText('head\nTags: []\n--- Event 2 (x) ---\n');
-  expect(new SectionEnds(joined, 0, sectionEndOf(joined)).separatorFollows(0, 2)).toBe(false);
+  expect(new BlockEndCandidates(joined, 0, sectionEndCheckOf(joined)).separatorFollows(0, 2)).toBe(false);
 });
 
 test('a line after the Tags line is a Parsed line only when it starts with `Parsed: `', () => {
@@ -193,7 +193,7 @@ test('a line after the Tags line is a Parsed line only when it starts with `Pars
 test('the candidates after a line, both kinds merged in line order, the line itself excluded', () => {
   const source = `head\nTags: []\n\nNote: a\nTags: []\n\n--- Event 2 (x) ---\n${START}\nTags: []\n\n[Buzz x]`;
   const text = new LineText(source);
-  const sections = new SectionEnds(text, 0, sectionEndOf(text));
+  const sections = new BlockEndCandidates(text, 0, sectionEndCheckOf(text));
   const lines = (line: number, separator: number | undefined, mayEnd: boolean) =>
     [...sections.after(line, separator, mayEnd)].map((candidate) => [candidate.tagsLine, candidate.continuation.type]);
   // Tags lines at 5, 23 (before separator 2) and 141.
@@ -215,7 +215,7 @@ test('the candidates after a line, both kinds merged in line order, the line its
   expect(lines(-1, 3, false)).toEqual([]);
   // Two ends before the separator's candidate.
   const two = new LineText(`head\nTags: []\n\nNote: a\nTags: []\n\nNote: b\nTags: []\n\n--- Event 2 (x) ---\n${START}`);
-  const twoEnds = new SectionEnds(two, 0, sectionEndOf(two));
+  const twoEnds = new BlockEndCandidates(two, 0, sectionEndCheckOf(two));
   expect([...twoEnds.after(-1, 2, true)].map((candidate) => [candidate.tagsLine, candidate.continuation.type])).toEqual(
     [
       [5, 'end'],

@@ -21,6 +21,7 @@ import {
   type BuzzDraftContext,
   type BuzzEnvelopeContext,
   type BuzzErrorCode,
+  type BuzzIssue,
   type BuzzEvent,
   type BuzzReadResult,
   type BuzzScrapedContext,
@@ -186,5 +187,12 @@ describe('BuzzMetaError', () => {
     expectTypeOf<BuzzMetaError['code']>().toEqualTypeOf<BuzzErrorCode>();
     expectTypeOf<'invalid_envelope'>().toExtend<BuzzErrorCode>();
     expectTypeOf<'no_such_code'>().not.toExtend<BuzzErrorCode>();
+  });
+
+  test('has at least one issue, so the first needs no check, and its sentence as `reason`', () => {
+    expectTypeOf<BuzzMetaError['issues']>().toEqualTypeOf<readonly [BuzzIssue, ...BuzzIssue[]]>();
+    expectTypeOf<BuzzMetaError['issues'][0]>().toEqualTypeOf<BuzzIssue>();
+    expectTypeOf<BuzzMetaError['issues']>().toExtend<readonly BuzzIssue[]>();
+    expectTypeOf<BuzzMetaError['reason']>().toEqualTypeOf<string>();
   });
 });
