@@ -2,8 +2,8 @@
 // Package hygiene gate (`npm run check:package`; run `npm run build` first).
 //
 // 1. Packs the package once (`npm pack --json`, the same file list `npm pack --dry-run` prints)
-//    and checks that it ships only dist/, README.md, LICENSE, package.json and docs/schema/*.json,
-//    with nothing test-like inside dist/ (tests, fixtures, vectors, examples, benches, or their
+//    and checks that it ships only dist/, README.md, LICENSE, CHANGELOG.md, package.json,
+//    docs/schema/*.json and the user guides in docs/ (not the developer docs), with nothing test-like inside dist/ (tests, fixtures, vectors, examples, benches, or their
 //    source maps), and that every file `exports` points at is in the tarball. No source maps
 //    at all: src/ is not shipped, so a map would point at files that are not there, and dist/
 //    is tsc's readable, comment-keeping output (a stack trace is legible without one). Neither
@@ -13,7 +13,7 @@
 // 3. Runs @arethetypeswrong/cli with the esm-only profile on that tarball.
 // Exits 1 when any check fails, after running all of them.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { publint } from 'publint';
@@ -35,9 +35,14 @@ const allowed = [
   /^CHANGELOG\.md$/,
   /^dist\/.+$/,
   /^docs\/schema\/[^/]+\.json$/,
-  // The guides the README links to, so no relative link in the packed README is dead.
+  // The user guides the README links to, so no relative link in the packed README is dead.
   /^docs\/[^/]+\.md$/,
 ];
+/**
+ * Developer docs: how this repository is tested, measured and laid out. They stay out of the
+ * tarball (package.json `files` excludes them); every other docs/*.md is a user guide and ships.
+ */
+const developerDocs = ['docs/testing.md', 'docs/performance.md', 'docs/architecture.md'];
 /** Never in the tarball, even under dist/: tests, type tests, fixtures and their maps. */
 const forbidden = [
   /(?:^|\/)(?:test|tests|__tests__|fixtures?|vectors|examples|bench|coverage)\//,
@@ -91,6 +96,15 @@ try {
   }
   for (const file of required) {
     if (!files.includes(file)) fail(`missing from the package: ${file}`);
+  }
+  for (const file of developerDocs) {
+    if (files.includes(file)) fail(`developer doc in the package (only user guides ship): ${file}`);
+  }
+  for (const name of readdirSync(path.join(root, 'docs'))) {
+    const file = `docs/${name}`;
+    if (name.endsWith('.md') && !developerDocs.includes(file) && !files.includes(file)) {
+      fail(`user guide missing from the package: ${file}`);
+    }
   }
   for (const target of exportTargets(pkg.exports)) {
     const file = path.posix.normalize(target);

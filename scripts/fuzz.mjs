@@ -3,16 +3,18 @@
 // generated cases in total, and print the total that actually ran.
 //
 // Every property test takes its case count from test/support/fuzz.ts (`FAST_CHECK_RUNS`).
-// 1. Calibrate: run the suite with FAST_CHECK_RUNS=1 and count the properties that follow the
-//    knob (they run 1 case) and the cases of those with a fixed budget of their own (> 1 case).
-// 2. Run the suite with FAST_CHECK_RUNS = ceil((TARGET - fixed cases) / scaled properties) and
+// 1. Calibrate: run the test files that import fast-check with FAST_CHECK_RUNS=1 and count the
+//    properties that follow the knob (they run 1 case) and the cases of those with a fixed budget
+//    of their own (> 1 case).
+// 2. Run those files with FAST_CHECK_RUNS = ceil((TARGET - fixed cases) / scaled properties) and
 //    count again: the printed total is what ran, not a product.
 // The counting is done by test/support/fast-check.setup.ts (FUZZ_COUNT_FILE).
 //
 // Environment: FUZZ_TOTAL (default 1000000) is the target; FAST_CHECK_RUNS, when set, skips the
-// calibration and is used as is; FUZZ_FILES (space-separated test file filters) limits the run.
+// calibration and is used as is; FUZZ_FILES (space-separated test file filters) limits the run;
+// FUZZ_PROPERTY_MS bounds each property's time (it then passes with the cases it ran).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -21,7 +23,19 @@ if (!Number.isSafeInteger(target) || target < 1) {
   console.error(`FUZZ_TOTAL must be a positive integer, got ${String(process.env.FUZZ_TOTAL)}`);
   process.exit(2);
 }
-const filters = (process.env.FUZZ_FILES ?? '').split(/\s+/).filter((f) => f !== '');
+/** The test files that import fast-check: the only ones that can hold a property. */
+function propertyFiles() {
+  const files = readdirSync(path.join(root, 'test'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+  return files
+    .filter((file) => /from '(?:fast-check|@fast-check\/vitest)'/.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(root, file))
+    .sort();
+}
+
+const given = (process.env.FUZZ_FILES ?? '').split(/\s+/).filter((f) => f !== '');
+const filters = given.length > 0 ? given : propertyFiles();
 const reportDir = path.join(root, 'reports', 'fuzz');
 mkdirSync(reportDir, { recursive: true });
 
@@ -87,8 +101,12 @@ for (const row of run.rows.filter((r) => r.properties > 0)) {
     `  ${String(row.cases).padStart(9)} cases  ${String(row.properties).padStart(3)} properties  ${row.file}`,
   );
 }
+const interrupted = run.rows.reduce((sum, row) => sum + (row.interrupted ?? 0), 0);
+const bound = process.env.FUZZ_PROPERTY_MS ?? '';
 console.log(
   `fuzz: ${run.cases} cases over ${run.properties} properties in ${run.seconds.toFixed(1)} s ` +
-    `(FAST_CHECK_RUNS=${runs}, exit ${run.status})`,
+    `(FAST_CHECK_RUNS=${runs}` +
+    (bound === '' ? '' : `, FUZZ_PROPERTY_MS=${bound}: ${interrupted} properties stopped at the bound`) +
+    `, exit ${run.status})`,
 );
 process.exit(run.status);

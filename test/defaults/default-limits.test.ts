@@ -1,8 +1,8 @@
 /**
  * Every default bound, at its value and one past it, with honestly signed deliveries: what a real
  * buzz-acp host sends through a default Buzz relay and ACP SDK verifies (README, "Limits"). These
- * deliveries are large (up to 32 MiB), so this file runs in `npm test` but not once per mutant
- * (vitest.config.ts); test/envelope/limits.test.ts covers the same checks with small limits there.
+ * deliveries are large (up to 32 MiB); test/envelope/limits.test.ts covers the same checks with
+ * small limits.
  */
 import { describe, expect, test, vi } from 'vitest';
 import { DEFAULT_LIMITS, createBuzzReader } from '../../src/index.js';

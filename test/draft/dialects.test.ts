@@ -19,6 +19,7 @@ import {
 import { eventSection, prompt } from '../legacy/render.js';
 import { chat, ENGINEERING } from '../legacy/fixtures.js';
 import { OWNER, STRANGER } from '../support/keys.js';
+import { numRuns } from '../support/fuzz.js';
 
 const CHANNEL = '6f1c2b3a-9d4e-4f5a-8b6c-7d8e9f0a1b2c';
 const ID_A = '18ee922e4052d819f466e7b1881c42a6e6f0f1f01d1c2d253647ba972443fb2a';
@@ -248,7 +249,7 @@ const randomDraft = fc.record(
   { requiredKeys: [] },
 );
 
-fcTest.prop([randomDraft])(
+fcTest.prop([randomDraft], { numRuns })(
   'a random draft in any dialect never throws and never yields an id or pubkey that is not 64 lowercase hex',
   (buzz) => {
     const read = readBuzzContext(params(buzz));

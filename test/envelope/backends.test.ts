@@ -23,9 +23,7 @@ const OWNER = keyOf('backends owner');
 
 let raw: RawSchnorrVerify;
 let wasm: SignatureVerifier;
-// Loaded before every test (a few ms), not once in beforeAll: code that runs outside a test is
-// invisible to Stryker's per-test coverage, and a loader kept from an earlier test would hide a
-// mutant of the loader (docs/testing.md).
+// Loaded before every test, so each test checks a loader of its own.
 beforeEach(async () => {
   raw = await loadLibsecp256k1();
   wasm = libsecp256k1Verifier(raw);

@@ -27,7 +27,6 @@ function outcome(envelope: unknown): { verify: string[][]; read: unknown } {
 }
 
 describe('an event whose author signature is broken', () => {
-  // Built before each test, not while collecting, so mutation testing can tell which tests use it.
   let first: NostrEvent;
   beforeEach(() => {
     const [event] = sampleEnvelope().events;

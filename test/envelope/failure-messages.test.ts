@@ -1,6 +1,6 @@
 /**
  * Every verification finding carries a sentence a person can act on. Exact texts are pinned here
- * so a finding never ships with an empty or wrong message (and mutation testing sees them).
+ * so a finding never ships with an empty or wrong message.
  */
 import { describe, expect, test } from 'vitest';
 import { type BuzzIssue, canonicalJson, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';

@@ -15,7 +15,6 @@ import { JOB_ID, T0, jobEnvelope, jsonCopy, promptParams } from './sample.js';
 // canonicalize is CommonJS whose typings claim an ES default export; require() gives the function itself.
 const canonicalize = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string;
 
-// Built before each test, not at module scope, so mutation testing can tell which tests use it.
 let envelope: ReturnType<typeof jobEnvelope>;
 let jobEvent: ReturnType<typeof jobEnvelope>['events'][number];
 let chatEvent: typeof jobEvent;

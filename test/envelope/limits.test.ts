@@ -1,8 +1,8 @@
 /**
- * Size bounds, with small caller limits so each case is cheap (the defaults themselves are
- * exercised in test/defaults/, outside mutation runs): an honestly signed delivery at a bound
- * verifies; one item, UTF-16 unit or value past it is `limit_exceeded` at the exact path, with a
- * message naming the `limits.*` option, before any signature is checked.
+ * Size bounds, with small caller limits so each case is cheap (the defaults themselves are in
+ * test/defaults/): an honestly signed delivery at a bound verifies; one item, UTF-16 unit or value
+ * past it is `limit_exceeded` at the exact path, with a message naming the `limits.*` option,
+ * before any signature is checked.
  */
 import { describe, expect, test } from 'vitest';
 import { type BuzzLimits, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';

@@ -1,7 +1,7 @@
 /**
  * The upstream mutation list (wire-contract §1): every field buzz-acp's own tests tamper with,
  * the schema-valid value each is changed to, and the exact verdict before and after an attacker
- * recomputes the unkeyed hashes. Shared by `upstream-mutations.test.ts` and the vector generator.
+ * recomputes the unkeyed hashes. Shared by `tampered-fields.test.ts` and the vector generator.
  *
  * "Recompute" models an attacker without the agent's secret key: every hash anyone can compute
  * (event ids, membershipRevision, deliveryId, payloadHash) is brought in line with the tampered

@@ -8,7 +8,6 @@ import { attestBuzzEnvelope, buildBuzzEnvelope, signEvent } from '../../src/host
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
 import { CHANNEL_ID, promptParams, sampleEnvelope, sampleEvents } from './sample.js';
 
-// Built before each test, not at module scope, so mutation testing can tell which tests use it.
 let envelope: ReturnType<typeof sampleEnvelope>;
 beforeEach(() => {
   envelope = sampleEnvelope();

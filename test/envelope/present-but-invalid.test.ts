@@ -59,7 +59,6 @@ test.each([
     path: '/_meta/buzz/channelId',
   },
 ])('$name: $code at $path, never scraped or absent', ({ meta, code, path }) => {
-  // A function builds its envelope inside the test (mutation testing then sees which test used it).
   const given: unknown = typeof meta === 'function' ? meta() : meta;
   for (const options of [{}, { scrape: true }, { agentPubkey: AGENT.pubkey }]) {
     const read = readBuzzContext({ sessionId: 's', prompt: [{ type: 'text', text: BAIT }], _meta: given }, options);

@@ -35,7 +35,6 @@ describe.each([
     extra: ['delivery_id_mismatch'],
   },
 ])('an own "__proto__" key $where', ({ marker, pointer, extra }) => {
-  // Built before each test, not while collecting, so mutation testing can tell which tests use it.
   let params: ReturnType<typeof overTheWire>;
   let buzz: JsonObject;
   beforeEach(() => {

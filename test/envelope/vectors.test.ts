@@ -87,7 +87,7 @@ describe('canonical-json.json', () => {
 
 describe('provenance', () => {
   // Builds and signs every vector (101-event and 1000-event cases among them): seconds on a loaded
-  // machine, more under mutation testing.
+  // machine.
   test(
     'the committed files are exactly what scripts/gen-vectors.ts generates (deterministic signatures)',
     { timeout: 60_000 },

@@ -1,7 +1,6 @@
 /**
  * The assembly of a scraped context, case by case: which sections count, which keys a context
- * holds (absent, not `undefined`), and that no two events share a tag array. Each prompt is
- * built inside its test (Stryker's per-test coverage).
+ * holds (absent, not `undefined`), and that no two events share a tag array.
  */
 import { expect, test } from 'vitest';
 import { scrapePromptText } from '../../src/index.js';

@@ -1,7 +1,7 @@
 /**
  * How a rich event block finds its end: one candidate end is the only reading; several are told
  * apart by the event id; a header that overstates its count is read only where no separator
- * could follow. Built in each test (Stryker's per-test coverage).
+ * could follow.
  */
 import { expect, test } from 'vitest';
 import { scrapePromptText } from '../../src/index.js';

@@ -1,8 +1,7 @@
 /**
  * Deterministic cases for every structural rule of the scraper (no property test needed to reach
  * them): what a head, a section, a sequence, the bounds and the assembly refuse, and the exact
- * code and message of each refusal. Each prompt is built inside its test (Stryker's per-test
- * coverage).
+ * code and message of each refusal.
  */
 import { describe, expect, test } from 'vitest';
 import { scrapePromptText, toNpub } from '../../src/index.js';

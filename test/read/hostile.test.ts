@@ -195,8 +195,8 @@ describe('arbitrary JSON under _meta.buzz', () => {
 });
 
 describe('valid envelopes mutated at random paths', () => {
-  // Built by the test, not while collecting it, so mutation testing can tell which test uses them;
-  // once, not in a beforeEach (@fast-check/vitest runs beforeEach hooks before every case).
+  // Built once inside the property, not in a beforeEach (@fast-check/vitest runs beforeEach hooks
+  // before every case).
   let bases: object[] | undefined;
 
   fcTest.prop([fc.constantFrom(0, 1), edits, fc.boolean()], { numRuns })(

@@ -9,7 +9,6 @@ import { renderSchemas, SCHEMA_DIR } from '../../scripts/gen-schema.js';
 
 const FILES = ['envelope-v1.json', 'draft.json'] as const;
 
-// Rendered inside each test, not at module scope, so mutation testing can tell which tests read the schemas.
 const render = (name: (typeof FILES)[number]): string => renderSchemas()[name] ?? '';
 
 describe('docs/schema', () => {

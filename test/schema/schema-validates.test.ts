@@ -15,7 +15,6 @@ const draftSchema = load('draft.json');
 
 const channelId = '7f3a2b10-4c5d-4e6f-8a9b-0c1d2e3f4a5b';
 const ownerKey = generateSecretKey();
-// Built before each test, not at module scope, so mutation testing can tell which tests use it.
 let envelope: ReturnType<typeof buildBuzzEnvelope>;
 beforeEach(() => {
   envelope = buildBuzzEnvelope({

@@ -8,8 +8,6 @@ import { AGENT } from '../support/keys.js';
 import { UPSTREAM_MUTATIONS, getAt, mutated } from './mutations.js';
 import { promptParams, sampleEnvelope } from './sample.js';
 
-// Built before each test, not at module scope: Stryker then sees which tests run the builder,
-// hashes and canonical JSON, and runs only those for each mutant (docs/testing.md, "static" mutants).
 let base: ReturnType<typeof sampleEnvelope>;
 beforeEach(() => {
   base = sampleEnvelope();

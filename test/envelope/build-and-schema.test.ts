@@ -1,7 +1,8 @@
 /**
- * Edges the other envelope tests leave unpinned: where the builder points when an identifier holds
- * a lone surrogate, the event-count message of the schema of record (the reader's length pre-check
- * answers first, so only direct users of the schema see it), and a job's `dueAt` in a context.
+ * The builder's identifier checks and the schema of record on their own: where the builder points
+ * when an identifier holds a lone surrogate, the event-count message of the schema of record (the
+ * reader's length pre-check answers first, so only direct users of the schema see it), and a
+ * job's `dueAt` in a context.
  */
 import { describe, expect, test } from 'vitest';
 import { buildBuzzEnvelope } from '../../src/host.js';

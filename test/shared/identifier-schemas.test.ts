@@ -4,7 +4,7 @@
  * length message of a UUID next to its shape message.
  */
 import { describe, expect, test } from 'vitest';
-import { hex64, uuid } from '../src/shared/schema-kit.js';
+import { hex64, uuid } from '../../src/shared/schema-kit.js';
 
 const messages = (schema: typeof hex64, value: string): string[] =>
   schema.safeParse(value).error?.issues.map((issue) => issue.message) ?? [];

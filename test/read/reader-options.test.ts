@@ -3,9 +3,9 @@
  * path and message, each good one reaches every read.
  */
 import { describe, expect, test } from 'vitest';
-import { BuzzMetaError, createBuzzReader, DEFAULT_LIMITS, type BuzzReaderOptions } from '../src/index.js';
-import { resolveLimits, limitsKey } from '../src/limits.js';
-import { thrownBuzzError } from './support/thrown.js';
+import { BuzzMetaError, createBuzzReader, DEFAULT_LIMITS, type BuzzReaderOptions } from '../../src/index.js';
+import { resolveLimits, limitsKey } from '../../src/limits.js';
+import { thrownBuzzError } from '../support/thrown.js';
 
 const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
 const ID = 'a'.repeat(64);

@@ -4,9 +4,9 @@
  * once (its other checks are not run on it).
  */
 import { describe, expect, test } from 'vitest';
-import { readBuzzContext } from '../src/index.js';
-import type { BuzzMetaError } from '../src/errors.js';
-import { jobEnvelope, promptParams, sampleEnvelope } from './envelope/sample.js';
+import { readBuzzContext } from '../../src/index.js';
+import type { BuzzMetaError } from '../../src/errors.js';
+import { jobEnvelope, promptParams, sampleEnvelope } from '../envelope/sample.js';
 
 function errorOf(buzz: unknown, limits: Parameters<typeof readBuzzContext>[1] = {}): BuzzMetaError {
   const result = readBuzzContext(promptParams(buzz), limits);

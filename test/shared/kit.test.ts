@@ -5,13 +5,13 @@
  * pointers and the error type.
  */
 import { describe, expect, test } from 'vitest';
-import { BuzzMetaError, asBuzzError, pointer } from '../src/errors.js';
-import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN, isHex64 } from '../src/shared/hex.js';
-import { markedAnchors } from '../src/shared/nip10.js';
-import { safePointer } from '../src/shared/redact.js';
-import { DRAFT_KEY_NAMES } from '../src/draft/schema.js';
-import { ENVELOPE_KEY_NAMES } from '../src/envelope/schema.js';
-import { isWellFormedUtf16, printable } from '../src/shared/utf16.js';
+import { BuzzMetaError, asBuzzError, pointer } from '../../src/errors.js';
+import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN, isHex64 } from '../../src/shared/hex.js';
+import { markedAnchors } from '../../src/shared/nip10.js';
+import { safePointer } from '../../src/shared/redact.js';
+import { DRAFT_KEY_NAMES } from '../../src/draft/schema.js';
+import { ENVELOPE_KEY_NAMES } from '../../src/envelope/schema.js';
+import { isWellFormedUtf16, printable } from '../../src/shared/utf16.js';
 
 const ID = 'ab'.repeat(32);
 const OTHER = 'cd'.repeat(32);

@@ -6,8 +6,8 @@
  */
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
-import { resolveLimits } from '../src/limits.js';
-import { compiledForReading, limitedSchemas, parseWith, reportUnknownKeys } from '../src/shared/schema-kit.js';
+import { resolveLimits } from '../../src/limits.js';
+import { compiledForReading, limitedSchemas, parseWith, reportUnknownKeys } from '../../src/shared/schema-kit.js';
 
 /** A cache over a build function that counts its calls. */
 function counted() {

@@ -1,8 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { createBuzzReader, type BuzzMetaError, toNpub } from '../src/index.js';
-import { attestBuzzEnvelope, buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../src/host.js';
-import { hexToBytes } from '../src/envelope/crypto.js';
-import { jsVerifier, loadWasmVerifier, withVerdictCache, type SignatureVerifier } from '../src/envelope/signatures.js';
+import { createBuzzReader, type BuzzMetaError, toNpub } from '../../src/index.js';
+import { attestBuzzEnvelope, buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../../src/host.js';
+import { hexToBytes } from '../../src/envelope/crypto.js';
+import {
+  jsVerifier,
+  loadWasmVerifier,
+  withVerdictCache,
+  type SignatureVerifier,
+} from '../../src/envelope/signatures.js';
 
 const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
 const agent = generateSecretKey();

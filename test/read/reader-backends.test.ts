@@ -5,11 +5,11 @@
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { BuzzMetaError } from '../src/index.js';
-import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../src/host.js';
-import { createReaderWith } from '../src/read/reader.js';
-import { jsVerifier, type SignatureVerifier, withVerdictCache } from '../src/envelope/signatures.js';
-import { numRuns } from './support/fuzz.js';
+import { BuzzMetaError } from '../../src/index.js';
+import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../../src/host.js';
+import { createReaderWith } from '../../src/read/reader.js';
+import { jsVerifier, type SignatureVerifier, withVerdictCache } from '../../src/envelope/signatures.js';
+import { numRuns } from '../support/fuzz.js';
 
 const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
 const agent = generateSecretKey();
