@@ -440,8 +440,10 @@ async function replicaAckFigures(): Promise<void> {
 }
 
 /** Runs and prints the dedup figures (`memory: false`: the Redis ones only). */
-export async function runDedupBench(options: { memory: boolean } = { memory: true }): Promise<void> {
+export async function runDedupBench(
+  options: { memory: boolean; redis: boolean } = { memory: true, redis: true },
+): Promise<void> {
   console.log('');
   if (options.memory) await memoryFigures();
-  await redisFigures();
+  if (options.redis) await redisFigures();
 }

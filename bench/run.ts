@@ -436,11 +436,14 @@ if (only === undefined || only.split(',').some((word) => word.trim() === 'forged
 }
 
 // Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
-// `dedup-redis`: only the Redis rows (standalone and cluster, both clients, 1/4/8 workers).
+// `dedup-redis`: only the Redis rows (standalone and cluster, both clients, 1/4/8 workers);
+// `dedup-memory`: only the memory store's rows.
 const dedupWords = only?.split(',').map((word) => word.trim()) ?? ['dedup'];
-if (dedupWords.includes('dedup') || dedupWords.includes('dedup-redis')) {
+const dedupMemory = dedupWords.includes('dedup') || dedupWords.includes('dedup-memory');
+const dedupRedis = dedupWords.includes('dedup') || dedupWords.includes('dedup-redis');
+if (dedupMemory || dedupRedis) {
   const { runDedupBench } = await import('./dedup.js');
-  await runDedupBench({ memory: dedupWords.includes('dedup') });
+  await runDedupBench({ memory: dedupMemory, redis: dedupRedis });
 }
 
 // buzz-meta/acp and the command (issue 10): child processes, so after everything in process.

@@ -74,6 +74,11 @@ export const DEFAULT_LIMITS: BuzzLimits = Object.freeze({
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof BuzzLimits)[];
 
+/** A safe integer of at least 1 (`Number.isSafeInteger` is false for every non-number). */
+function isPositiveInteger(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 1;
+}
+
 /**
  * Merges caller overrides into the defaults, reading only known names.
  * Returns {@link DEFAULT_LIMITS} itself when nothing is overridden, so callers can cache by identity.
@@ -85,8 +90,7 @@ export function resolveLimits(overrides: Partial<BuzzLimits> | undefined): BuzzL
   for (const name of LIMIT_NAMES) {
     const value: unknown = overrides[name];
     if (value === undefined) continue;
-    // Stryker disable next-line ConditionalExpression: Number.isSafeInteger is false for every non-number; the typeof test narrows the type for `value < 1`
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    if (!isPositiveInteger(value)) {
       throw BuzzMetaError.of('invalid_option', `/limits/${name}`, 'a limit must be a positive integer');
     }
     if (value !== DEFAULT_LIMITS[name]) changed = true;

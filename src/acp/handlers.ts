@@ -201,7 +201,6 @@ class PromptWrapper<C extends BuzzContext, M extends MissingContextPolicy> {
     ({ reader: this.#reader, deduper: this.#deduper, onOutcome: this.#onOutcome, onCancel: this.#onCancel } = options);
     this.#handler = handler;
     this.#refuseMissing = options.missing === 'refuse';
-    // Stryker disable next-line ConditionalExpression: `{ prefix: undefined }` falls back to `buzz` just the same.
     this.#keyOptions = options.prefix === undefined ? undefined : { prefix: options.prefix };
     const heldWaitMs = options.heldWaitMs ?? DEFAULT_HELD_WAIT_MS;
     if (!Number.isSafeInteger(heldWaitMs) || heldWaitMs < 0) {

@@ -22,7 +22,7 @@ export interface ChildPipes {
 
 /** An ACP `Stream` that writes `output` and reads `input` as newline-delimited JSON-RPC. */
 export function nodeStream(output: Writable, input: Readable, options?: NdJsonStreamOptions): Stream {
-  // Loaded here rather than imported: node:stream cost about 7 ms of a cold import the SDK does not pay.
+  // Loaded here rather than imported: node:stream would be a cost of every cold import, which the SDK does not pay.
   const streams = process.getBuiltinModule('node:stream');
   return ndJsonStream(streams.Writable.toWeb(output), streams.Readable.toWeb(input), options);
 }

@@ -124,7 +124,6 @@ export class TurnRegistry {
     const turns = this.#bySession.get(sessionId);
     if (turns === undefined) return;
     turns.delete(turn);
-    // Stryker disable next-line ConditionalExpression: an empty set left behind costs memory only; cancel finds no turn in it.
     if (turns.size === 0) this.#bySession.delete(sessionId);
   }
 

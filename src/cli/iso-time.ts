@@ -15,13 +15,11 @@ let dayText = '';
 /** `seconds` as `YYYY-MM-DDTHH:MM:SSZ` (with milliseconds when not whole), or `out of range` beyond what a Date holds. */
 export function isoTime(seconds: number): string {
   if (Math.abs(seconds) > MAX_SECONDS) return 'out of range';
-  // Stryker disable next-line ConditionalExpression: the Date path writes whole seconds the same way, only slower.
   if (!Number.isInteger(seconds)) {
     const date = new Date(seconds * 1000);
     return Number.isNaN(date.getTime()) ? 'out of range' : date.toISOString().replace('.000Z', 'Z');
   }
   const days = Math.floor(seconds / DAY_SECONDS);
-  // Stryker disable next-line ConditionalExpression: formatting the day again gives the same text, only slower.
   if (days !== day) {
     day = days;
     dayText = new Date(days * DAY_SECONDS * 1000).toISOString().slice(0, -'00:00:00.000Z'.length);

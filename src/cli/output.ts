@@ -25,7 +25,6 @@ export class OutputLines {
   push(text: string): void {
     // A UTF-16 code unit never takes more than 3 bytes of UTF-8 (a surrogate pair takes 4 for 2).
     const most = text.length * 3 + 1;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: starting a new buffer sooner moves no byte.
     if (this.#used + most > this.#current.length) {
       this.#full.push(this.#current.subarray(0, this.#used));
       this.#current = Buffer.allocUnsafe(Math.max(this.#chunkBytes, most));

@@ -56,7 +56,7 @@ export type PromptReport = {
     }
 );
 
-/** Senders repeat across a capture, and bech32 encoding costs ~10 µs: remember the last few thousand. */
+/** Senders repeat across a capture, and bech32 encoding costs more than the rest of a report: remember the last few thousand. */
 const npubOf = memoized(toNpub, 4096);
 
 function eventReport(event: BuzzEvent): EventReport {

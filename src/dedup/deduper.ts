@@ -125,7 +125,6 @@ function collectKeys(
 ): void {
   for (const event of events) {
     const key = dedupKeyOf(channelId, event);
-    // Stryker disable next-line ConditionalExpression: a scan of `ids` finds the same position the index holds (a speed choice)
     const known = index === undefined ? ids.indexOf(key) : (index.get(key) ?? -1);
     if (known !== -1) {
       slots.push(~known);
@@ -161,7 +160,6 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
   // Tokens: unique per deduper (random) and per claim (counter), cheap to make.
   const tokenPrefix = `t${nodeCrypto().randomUUID()}:`;
   let counter = 0;
-  // Stryker disable next-line UpdateOperator: counting down makes tokens just as unique
   const nextToken = (): string => tokenPrefix + String(counter++);
   return {
     claim: async (context, claimOptions) => claimEvents(calls, context, claimOptions, nextToken),
@@ -264,7 +262,6 @@ interface ClaimKeys {
 function claimKeys(channelId: string, events: readonly BuzzEvent[], cancelled: readonly BuzzEvent[]): ClaimKeys {
   const ids: string[] = [];
   const slots: number[] = [];
-  // Stryker disable next-line all: a speed choice only (scan or Map find the same repeats), pinned by tests on both sides
   const index = events.length + cancelled.length > 16 ? new Map<string, number>() : undefined;
   collectKeys(channelId, events, ids, slots, index);
   collectKeys(channelId, cancelled, ids, slots, index);
@@ -399,7 +396,6 @@ function takenIds(
   fresh: readonly BuzzEvent[],
   carried: readonly BuzzEvent[],
 ): string[] {
-  // Stryker disable next-line ConditionalExpression,ArithmeticOperator: a shortcut; filtering a fully granted list gives the same keys
   if (fresh.length + carried.length === ids.length) return ids;
   const taken: string[] = [];
   for (const [slot, id] of ids.entries()) if (answers[slot] === true) taken.push(id);

@@ -4,6 +4,7 @@
  * process, or tests.
  */
 import { BuzzMetaError } from '../errors.js';
+import { Queue } from './write-order.js';
 import type {
   DedupClaimAnswer,
   DedupClaimRequest,
@@ -32,10 +33,6 @@ export interface MemoryStore extends DedupStore {
 const DEFAULT_MAX_ENTRIES = 100_000;
 /** Expired entries at the old end swept per write: amortized O(1), and the maps never hold garbage for long. */
 const SWEEP_PER_WRITE = 4;
-/** Slots a write order starts with (a power of two). */
-const FIRST_CAPACITY = 64;
-/** Dropped positions a write order may hold beyond twice its live ones before it is compacted. */
-const COMPACT_SLACK = 1024;
 
 /** The entries of one channel. Keyed by the event key itself: no key string is built per call. */
 interface Bucket {
@@ -62,58 +59,11 @@ interface Lease {
  */
 type Entry = Lease | number;
 
-/**
- * A first-in first-out ring, O(1) to add at the new end and to drop at the old end, growing by
- * doubling. (A Map is insertion-ordered too, but iterating it from the front after many deletions
- * walks every deleted slot until V8 rehashes.)
- */
-class Ring<T> {
-  // Stryker disable next-line ArrayDeclaration: a slot is read only below `length`, and every such slot was written first
-  private items: (T | undefined)[] = [];
-  private mask = FIRST_CAPACITY - 1;
-  private head = 0;
-  length = 0;
-
-  push(item: T): void {
-    // Stryker disable next-line ConditionalExpression: compacting on every push keeps the same items in the same order, only in O(n) per push
-    if (this.length === this.mask + 1) this.compact(() => true);
-    this.items[(this.head + this.length) & this.mask] = item;
-    this.length++;
-  }
-
-  /** The `i`-th oldest item; `undefined` past the end (slots not in use are always emptied). */
-  at(i: number): T | undefined {
-    return this.items[(this.head + i) & this.mask];
-  }
-
-  /** Forgets the oldest item. */
-  dropOldest(): void {
-    this.items[this.head] = undefined;
-    this.head = (this.head + 1) & this.mask;
-    this.length--;
-  }
-
-  /**
-   * Keeps only the items at the positions `keep` says, in order, in a ring with room for more (the
-   * smallest power of two above their number). Also how a full ring grows.
-   */
-  compact(keep: (i: number) => boolean): void {
-    const items: (T | undefined)[] = [];
-    for (let i = 0; i < this.length; i++) if (keep(i)) items.push(this.at(i));
-    let capacity = FIRST_CAPACITY;
-    while (capacity <= items.length) capacity *= 2;
-    this.items = items;
-    this.mask = capacity - 1;
-    this.head = 0;
-    this.length = items.length;
-  }
-}
-
-/** The write order of handled marks: (bucket, key, expiry) in three rings moved together. */
+/** The write order of handled marks: (bucket, key, expiry) in three queues moved together. */
 class MarkOrder {
-  readonly buckets = new Ring<Bucket>();
-  readonly keys = new Ring<string>();
-  readonly expiries = new Ring<number>();
+  readonly buckets = new Queue<Bucket>();
+  readonly keys = new Queue<string>();
+  readonly expiries = new Queue<number>();
 
   get length(): number {
     return this.keys.length;
@@ -135,43 +85,177 @@ class MarkOrder {
   isCurrent(i: number): boolean {
     const bucket = this.buckets.at(i);
     const key = this.keys.at(i);
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: positions below `length` are never empty; the checks are for the type checker
     return bucket !== undefined && key !== undefined && bucket.entries.get(key) === this.expiries.at(i);
   }
 
-  /** Drops every position that is not current. */
-  compact(): void {
+  /** Drops every position that is not current, once they outnumber the `live` marks by much. */
+  compactIfSparse(live: number): void {
+    if (!this.keys.isSparse(live)) return;
     const current = Array.from({ length: this.length }, (_, i) => this.isCurrent(i));
     const keep = (i: number): boolean => current[i] === true;
-    this.buckets.compact(keep);
-    this.keys.compact(keep);
-    this.expiries.compact(keep);
+    this.buckets.keepOnly(keep);
+    this.keys.keepOnly(keep);
+    this.expiries.keepOnly(keep);
   }
-}
-
-/** What a memory store holds beyond its entries: write-order positions and channel buckets. */
-export interface MemoryStoreInternals {
-  /** Positions in the leases' write order, settled ones not yet dropped included. */
-  readonly leases: number;
-  /** Positions in the marks' write order, dropped ones not yet passed included. */
-  readonly marks: number;
-  /** Channels with at least one entry. */
-  readonly channels: number;
-}
-
-const internals = new WeakMap<DedupStore, () => MemoryStoreInternals>();
-
-/**
- * The sizes of a memory store's bookkeeping; `undefined` for any other store. Internal (not
- * exported by the package): tests pin that the write orders stay within twice the live entries
- * plus a constant, and that emptied channels are forgotten.
- */
-export function memoryStoreInternalsOf(store: DedupStore): MemoryStoreInternals | undefined {
-  return internals.get(store)?.();
 }
 
 function expiryOf(entry: Entry): number {
   return typeof entry === 'number' ? entry : entry.expiresAt;
+}
+
+/** Whether `entry` is a lease of the claim `token` (a mark is a number, and holds no token). */
+function isLeaseOf(entry: Entry, token: string): entry is Lease {
+  return typeof entry !== 'number' && entry.token === token;
+}
+
+/** A memory store's entries per channel and their write orders, with the counts of each kind. */
+class MemoryEntries {
+  readonly #scopes = new Map<string, Bucket>();
+  readonly #leases = new Queue<Lease>();
+  readonly #marks = new MarkOrder();
+  #leaseCount = 0;
+  #markCount = 0;
+
+  constructor(readonly maxEntries: number) {}
+
+  get size(): number {
+    return this.#leaseCount + this.#markCount;
+  }
+
+  /** For each id: `true` and a new lease when the key holds nothing live, else what holds it. */
+  claim(scope: string, ids: readonly string[], token: string, expiresAt: number, at: number): DedupClaimAnswer[] {
+    const result: DedupClaimAnswer[] = [];
+    for (const id of ids) {
+      const found = this.#scopes.get(scope);
+      const entry = found === undefined ? undefined : this.#live(found, id, at);
+      if (entry !== undefined) {
+        result.push(typeof entry === 'number' ? 'handled' : 'held');
+        continue;
+      }
+      // Looked up again: an expired entry just removed may have emptied (and so dropped) the bucket.
+      const bucket = this.#bucketFor(scope);
+      const lease: Lease = { token, expiresAt, bucket, key: id, held: true };
+      bucket.entries.set(id, lease);
+      this.#leaseCount++;
+      this.#leases.push(lease);
+      this.#sweepLeases(at);
+      result.push(true);
+    }
+    return result;
+  }
+
+  /** Marks each id handled where it holds nothing, this claim's lease (live or lapsed), or an expired entry. */
+  commit(scope: string, ids: readonly string[], token: string, expiresAt: number, at: number): void {
+    for (const id of ids) {
+      const held = this.#scopes.get(scope)?.entries.get(id);
+      // Otherwise another claim's live lease, or a live handled mark: not ours to overwrite.
+      if (held === undefined || isLeaseOf(held, token) || expiryOf(held) <= at) {
+        this.#mark(scope, id, held, expiresAt, at);
+      }
+    }
+  }
+
+  /** Drops each id's lease where it holds this claim's. */
+  release(scope: string, ids: readonly string[], token: string): void {
+    for (const id of ids) {
+      const held = this.#scopes.get(scope)?.entries.get(id);
+      if (held !== undefined && isLeaseOf(held, token)) this.#remove(held.bucket, id, held);
+    }
+  }
+
+  /** The channel's bucket, made when missing. */
+  #bucketFor(scope: string): Bucket {
+    let bucket = this.#scopes.get(scope);
+    if (bucket === undefined) {
+      bucket = { scope, entries: new Map() };
+      this.#scopes.set(scope, bucket);
+    }
+    return bucket;
+  }
+
+  /** Counts `entry` out (a lease stops being held). */
+  #forget(entry: Entry): void {
+    if (typeof entry === 'number') {
+      this.#markCount--;
+    } else {
+      entry.held = false;
+      this.#leaseCount--;
+    }
+  }
+
+  /** Deletes `key` (holding `entry`) from `bucket`; drops the bucket when it empties. */
+  #remove(bucket: Bucket, key: string, entry: Entry): void {
+    bucket.entries.delete(key);
+    this.#forget(entry);
+    if (bucket.entries.size === 0) this.#scopes.delete(bucket.scope);
+  }
+
+  /** What `key` holds in `bucket` now, dropping it when expired. */
+  #live(bucket: Bucket, key: string, at: number): Entry | undefined {
+    const entry = bucket.entries.get(key);
+    if (entry === undefined || expiryOf(entry) > at) return entry;
+    this.#remove(bucket, key, entry);
+    return undefined;
+  }
+
+  /**
+   * After a lease is written: drops settled leases and sweeps a few expired ones from the old end,
+   * evicts the oldest beyond `maxEntries`, and compacts the order when settled leases behind a
+   * long-held one outnumber the live ones by much.
+   */
+  #sweepLeases(at: number): void {
+    for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
+      const lease = this.#leases.at(0);
+      if (lease === undefined || (lease.held && lease.expiresAt > at)) break;
+      this.#leases.dropOldest();
+      if (lease.held) this.#remove(lease.bucket, lease.key, lease);
+    }
+    // The sweep above left a held lease at the old end, so this drops (at most) that one.
+    while (this.#leaseCount > this.maxEntries) {
+      const lease = this.#leases.at(0);
+      if (lease === undefined) break;
+      this.#leases.dropOldest();
+      if (lease.held) this.#remove(lease.bucket, lease.key, lease);
+    }
+    if (this.#leases.isSparse(this.#leaseCount)) this.#leases.keepOnly((i) => this.#leases.at(i)?.held === true);
+  }
+
+  /** Writes a handled mark over what `key` holds (nothing, our lease, or an expired entry). */
+  #mark(scope: string, key: string, held: Entry | undefined, expiresAt: number, at: number): void {
+    const bucket = this.#bucketFor(scope);
+    if (held !== undefined) this.#forget(held);
+    this.#markCount++;
+    bucket.entries.set(key, expiresAt);
+    this.#marks.push(bucket, key, expiresAt);
+    this.#sweepMarks(at);
+  }
+
+  /**
+   * After a mark is written: sweeps a few expired marks from the old end (the expiry is kept in the
+   * order, so a mark not yet due costs no map lookup), evicts the oldest beyond `maxEntries`, and
+   * compacts the order when dropped positions outnumber the live ones by much.
+   */
+  #sweepMarks(at: number): void {
+    for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
+      const expiresAt = this.#marks.expiries.at(0);
+      if (expiresAt === undefined || expiresAt > at) break;
+      this.#dropOldestMark();
+    }
+    while (this.#markCount > this.maxEntries && this.#marks.length > 0) this.#dropOldestMark();
+    this.#marks.compactIfSparse(this.#markCount);
+  }
+
+  /** Drops the oldest position of the marks' order, and its mark when the key still holds it. */
+  #dropOldestMark(): void {
+    const current = this.#marks.isCurrent(0);
+    const bucket = this.#marks.buckets.at(0);
+    const key = this.#marks.keys.at(0);
+    const expiresAt = this.#marks.expiries.at(0);
+    this.#marks.dropOldest();
+    if (current && bucket !== undefined && key !== undefined && expiresAt !== undefined) {
+      this.#remove(bucket, key, expiresAt);
+    }
+  }
 }
 
 /**
@@ -190,168 +274,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     throw BuzzMetaError.of('invalid_option', '/maxEntries', 'maxEntries must be a positive safe integer.');
   }
   const clock = options.now ?? Date.now;
-  // Times are kept relative to the store's creation: they stay small integers (V8 Smis, stored in
-  // the map slot itself) for weeks, where absolute ms would each be a boxed 16-byte number.
+  // Times relative to the store's creation stay small integers (stored in the map slot itself)
+  // for weeks, where absolute ms would each be a boxed number.
   const epoch = clock();
-  // Stryker disable next-line ArithmeticOperator: `+ epoch` shifts every time alike; only the magnitude (Smi or not) tells
   const now = (): number => Math.ceil(clock() - epoch);
-  const scopes = new Map<string, Bucket>();
-  const leaseOrder = new Ring<Lease>();
-  const markOrder = new MarkOrder();
-  let leaseCount = 0;
-  let markCount = 0;
-
-  /** The channel's bucket, made when missing. */
-  function bucketFor(scope: string): Bucket {
-    let bucket = scopes.get(scope);
-    if (bucket === undefined) {
-      bucket = { scope, entries: new Map() };
-      scopes.set(scope, bucket);
-    }
-    return bucket;
-  }
-
-  /** Counts `entry` out (a lease stops being held). */
-  function forget(entry: Entry): void {
-    if (typeof entry === 'number') {
-      markCount--;
-    } else {
-      entry.held = false;
-      leaseCount--;
-    }
-  }
-
-  /** Deletes `key` (holding `entry`) from `bucket`; drops the bucket when it empties. */
-  function remove(bucket: Bucket, key: string, entry: Entry): void {
-    bucket.entries.delete(key);
-    forget(entry);
-    if (bucket.entries.size === 0) scopes.delete(bucket.scope);
-  }
-
-  /** What `key` holds in `bucket` now, dropping it when expired. */
-  function live(bucket: Bucket, key: string, at: number): Entry | undefined {
-    const entry = bucket.entries.get(key);
-    if (entry === undefined || expiryOf(entry) > at) return entry;
-    remove(bucket, key, entry);
-    return undefined;
-  }
-
-  /**
-   * After a lease is written: drops settled leases and sweeps a few expired ones from the old end,
-   * evicts the oldest beyond `maxEntries`, and compacts the order when settled leases behind a
-   * long-held one outnumber the live ones by much.
-   */
-  function sweepLeases(at: number): void {
-    for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
-      const lease = leaseOrder.at(0);
-      // Stryker disable next-line ConditionalExpression: never empty here (the lease just written is held and not yet due)
-      if (lease === undefined || (lease.held && lease.expiresAt > at)) break;
-      leaseOrder.dropOldest();
-      if (lease.held) remove(lease.bucket, lease.key, lease);
-    }
-    // The sweep above left a held lease at the old end, so this drops (at most) that one.
-    while (leaseCount > maxEntries) {
-      const lease = leaseOrder.at(0);
-      // Stryker disable next-line ConditionalExpression: every held lease has a position, so more leases than the bound means one is there
-      if (lease === undefined) break;
-      leaseOrder.dropOldest();
-      // Stryker disable next-line ConditionalExpression: it is held (see above); the check keeps a settled position from deleting a newer entry
-      if (lease.held) remove(lease.bucket, lease.key, lease);
-    }
-    // Stryker disable next-line OptionalChaining: compact asks only for positions below `length`, which are never empty
-    if (leaseOrder.length > 2 * leaseCount + COMPACT_SLACK) leaseOrder.compact((i) => leaseOrder.at(i)?.held === true);
-  }
-
-  /**
-   * After a mark is written: sweeps a few expired marks from the old end (the expiry is kept in the
-   * order, so a mark not yet due costs no map lookup), evicts the oldest beyond `maxEntries`, and
-   * compacts the order when dropped positions outnumber the live ones by much.
-   */
-  function sweepMarks(at: number): void {
-    for (let budget = SWEEP_PER_WRITE; budget > 0; budget--) {
-      const expiresAt = markOrder.expiries.at(0);
-      // Stryker disable next-line ConditionalExpression: never empty here (the mark just written is not yet due)
-      if (expiresAt === undefined || expiresAt > at) break;
-      dropOldestMark();
-    }
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: every mark has a position, so the order is never empty here
-    while (markCount > maxEntries && markOrder.length > 0) dropOldestMark();
-    if (markOrder.length > 2 * markCount + COMPACT_SLACK) markOrder.compact();
-  }
-
-  /** Drops the oldest position of the marks' order, and its mark when the key still holds it. */
-  function dropOldestMark(): void {
-    const current = markOrder.isCurrent(0);
-    const bucket = markOrder.buckets.at(0);
-    const key = markOrder.keys.at(0);
-    const expiresAt = markOrder.expiries.at(0);
-    markOrder.dropOldest();
-    // Stryker disable next-line ConditionalExpression: a current position is never empty; the checks are for the type checker
-    if (current && bucket !== undefined && key !== undefined && expiresAt !== undefined) remove(bucket, key, expiresAt);
-  }
-
-  /** Writes a handled mark over what `key` holds (nothing, our lease, or an expired entry). */
-  function mark(scope: string, key: string, held: Entry | undefined, expiresAt: number, at: number): void {
-    const bucket = bucketFor(scope);
-    if (held !== undefined) forget(held);
-    markCount++;
-    bucket.entries.set(key, expiresAt);
-    markOrder.push(bucket, key, expiresAt);
-    sweepMarks(at);
-  }
-
-  const store: MemoryStore = {
+  const entries = new MemoryEntries(maxEntries);
+  return {
     get size(): number {
-      return leaseCount + markCount;
+      return entries.size;
     },
-    claim(request: DedupClaimRequest): Promise<readonly DedupClaimAnswer[]> {
+    claim({ scope, ids, token, leaseMs }: DedupClaimRequest): Promise<readonly DedupClaimAnswer[]> {
       const at = now();
-      const { scope, ids, token } = request;
-      const expiresAt = at + request.leaseMs;
-      const result: DedupClaimAnswer[] = [];
-      for (const id of ids) {
-        const found = scopes.get(scope);
-        const entry = found === undefined ? undefined : live(found, id, at);
-        if (entry === undefined) {
-          // Looked up again: an expired entry just removed may have emptied (and so dropped) the bucket.
-          const bucket = bucketFor(scope);
-          const lease: Lease = { token, expiresAt, bucket, key: id, held: true };
-          bucket.entries.set(id, lease);
-          leaseCount++;
-          leaseOrder.push(lease);
-          sweepLeases(at);
-          result.push(true);
-        } else {
-          result.push(typeof entry === 'number' ? 'handled' : 'held');
-        }
-      }
-      return Promise.resolve(result);
+      return Promise.resolve(entries.claim(scope, ids, token, at + leaseMs, at));
     },
-    commit(request: DedupCommitRequest): Promise<void> {
+    commit({ scope, ids, token, ttlMs }: DedupCommitRequest): Promise<void> {
       const at = now();
-      const { scope, ids, token } = request;
-      const expiresAt = at + request.ttlMs;
-      for (const id of ids) {
-        const held = scopes.get(scope)?.entries.get(id);
-        // Free, our lease (live or lapsed), or an expired entry of anyone: the key is ours to mark.
-        // Otherwise another claim's live lease, or a live handled mark: not ours to overwrite.
-        // Stryker disable next-line ConditionalExpression,StringLiteral: a mark is a number, whose `.token` is undefined, never a token
-        if (held === undefined || (typeof held !== 'number' && held.token === token) || expiryOf(held) <= at) {
-          mark(scope, id, held, expiresAt, at);
-        }
-      }
+      entries.commit(scope, ids, token, at + ttlMs, at);
       return Promise.resolve();
     },
-    release(request: DedupStoreRequest): Promise<void> {
-      const { scope, ids, token } = request;
-      for (const id of ids) {
-        const held = scopes.get(scope)?.entries.get(id);
-        // Stryker disable next-line ConditionalExpression,StringLiteral: a mark is a number, whose `.token` is undefined, never a token
-        if (held !== undefined && typeof held !== 'number' && held.token === token) remove(held.bucket, id, held);
-      }
+    release({ scope, ids, token }: DedupStoreRequest): Promise<void> {
+      entries.release(scope, ids, token);
       return Promise.resolve();
     },
   };
-  internals.set(store, () => ({ leases: leaseOrder.length, marks: markOrder.length, channels: scopes.size }));
-  return store;
 }

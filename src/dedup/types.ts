@@ -1,5 +1,5 @@
 /**
- * The public shape of event-id dedup (issue 9): what a `Deduper` hands back for one delivery, and
+ * The public shape of event-id dedup: what a `Deduper` hands back for one delivery, and
  * the store interface behind it (memory, Redis, or one a user brings). Types only.
  */
 import type { BuzzContext, BuzzEvent } from '../context.js';

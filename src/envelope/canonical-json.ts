@@ -47,11 +47,6 @@ export interface CanonicalOptions {
    * reuses an event's escaped content for its NIP-01 id instead of escaping it a second time).
    */
   readonly members?: ReadonlyMap<object, Map<string, MemberText>>;
-  /**
-   * Key lists already taken with `Object.keys` (by the input-bounds walk, for objects with many
-   * keys): used instead of listing them again, and sorted in place.
-   */
-  readonly keyLists?: ReadonlyMap<object, string[]>;
 }
 
 /**
@@ -77,7 +72,7 @@ export function canonicalJson(
 }
 
 /** The text of {@link Pieces}: their concatenation. */
-export function joinPieces(pieces: Pieces): string {
+function joinPieces(pieces: Pieces): string {
   return pieces.map((piece) => (typeof piece === 'string' ? piece : joinPieces(piece))).join('');
 }
 
@@ -91,7 +86,6 @@ export function canonicalPieces(value: unknown, options: CanonicalOptions): Piec
     path: [],
     texts: options.texts,
     members: options.members,
-    keyLists: options.keyLists,
   };
   const out: Piece[] = [];
   write(value, options.maxDepth, state, out);
@@ -116,7 +110,6 @@ interface WriteState {
   readonly path: (string | number)[];
   readonly texts: Map<object, Pieces | undefined> | undefined;
   readonly members: ReadonlyMap<object, Map<string, MemberText>> | undefined;
-  readonly keyLists: ReadonlyMap<object, string[]> | undefined;
 }
 
 /** Checks `value` and appends its canonical text to `out`. */
@@ -201,7 +194,7 @@ function writeArray(items: readonly unknown[], depthLeft: number, state: WriteSt
 }
 
 function writeObject(record: object, depthLeft: number, state: WriteState, out: Piece[]): void {
-  const keys = state.keyLists?.get(record) ?? Object.keys(record);
+  const keys = Object.keys(record);
   const members = state.members?.get(record);
   // Default sort compares UTF-16 code units, which is what RFC 8785 §3.2.3 asks for.
   keys.sort();

@@ -2,12 +2,11 @@
  * Whether a string would be escaped by `JSON.stringify`, decided fast for long strings.
  *
  * Canonical JSON writes a string that needs no escaping around itself (no copy), so every string
- * of a delivery is checked once before it is hashed. A regular expression checks about 1.4 GB/s
- * on this machine, slower than the SHA-256 that follows and several times slower than the
- * `JSON.parse` that made the string: for a tag-heavy 10 MB delivery it was a third of a forged
- * read. Long strings are instead encoded to UTF-8 with `TextEncoder.encodeInto` (native, SIMD) into
- * a small WebAssembly memory and scanned 16 bytes at a time with wasm SIMD (about 7 GB/s; both
- * figures in docs/performance.md). In UTF-8 no byte of a multi-byte character is below 0x80, so a
+ * of a delivery is checked once before it is hashed. A regular expression is slower than the
+ * SHA-256 that follows and than the `JSON.parse` that made the string, so on a large forged
+ * delivery it would be a large part of the read. Long strings are instead encoded to UTF-8 with
+ * `TextEncoder.encodeInto` (native) into a small WebAssembly memory and scanned 16 bytes at a time
+ * with wasm SIMD (docs/performance.md, "Designs"). In UTF-8 no byte of a multi-byte character is below 0x80, so a
  * byte scan for `"`, `\` and 0x00–0x1F finds exactly the characters JSON.stringify escapes besides
  * lone surrogates, which `String.prototype.isWellFormed` finds.
  *
@@ -72,7 +71,6 @@ interface WasmApi {
 
 function loadScanner(): Scanner | false {
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  // Stryker disable next-line ConditionalExpression: without it, reading `Instance` of undefined throws inside the try below, which answers false too
   if (wasm === undefined) return false;
   try {
     const { exports } = new wasm.Instance(new wasm.Module(Buffer.from(MODULE_BASE64, 'base64')));
@@ -98,7 +96,6 @@ export function mayNeedJsonEscaping(text: string): boolean {
   const wasm = (scanner ??= loadScanner());
   if (wasm === false) return NEEDS_ESCAPING.test(text);
   if (!(text as WellFormed).isWellFormed()) return true;
-  // Stryker disable next-line EqualityOperator: `<=` adds an empty last chunk when the length is a multiple of CHUNK_UNITS, and scanning no bytes finds nothing
   for (let at = 0; at < text.length; at += CHUNK_UNITS) {
     // A whole string is its own substring (V8 returns it as is), so no shortcut for a short one.
     const chunk = text.substring(at, at + CHUNK_UNITS);
@@ -107,9 +104,4 @@ export function mayNeedJsonEscaping(text: string): boolean {
     if (wasm.scan(written) !== 0) return true;
   }
   return false;
-}
-
-/** Internal, for tests: forces the expression-only path (`false`) or a fresh load (`undefined`). */
-export function setScannerForTesting(value: false | undefined): void {
-  scanner = value;
 }

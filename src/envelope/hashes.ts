@@ -3,7 +3,7 @@
  * origin. `deliveryId` is a correlation and dedup key; only the attestation proves who sent it.
  */
 import { ENVELOPE_DOMAIN } from './schema.js';
-import { type MemberText, canonicalJson, canonicalPieces } from './canonical-json.js';
+import { type MemberText, type Pieces, canonicalJson, canonicalPieces } from './canonical-json.js';
 import {
   type NostrEventFields,
   bytesToHex,
@@ -88,6 +88,9 @@ export interface EnvelopeHashes {
   readonly eventIds: () => readonly string[];
 }
 
+/** A received envelope as the hashes read it: any object with a `channel` object. */
+type EnvelopeParts = Readonly<Record<string, unknown>> & { readonly channel: Readonly<Record<string, unknown>> };
+
 /**
  * Recomputes every hash of a received envelope, walking each value once: the canonical texts of
  * `channel`, its `members` and `reply`, written for the attestation digest, are reused for
@@ -97,41 +100,19 @@ export interface EnvelopeHashes {
  * the very same content string).
  */
 export function envelopeHashes(
-  received: Readonly<Record<string, unknown>> & { readonly channel: Readonly<Record<string, unknown>> },
+  received: EnvelopeParts,
   events: readonly (NostrEventFields & { readonly id: string })[],
   jobEventId: string | undefined,
   maxDepth: number,
   maxNodes: number,
-  keyLists: ReadonlyMap<object, string[]> = new Map(),
 ): EnvelopeHashes {
   const signed = withoutKey(received, 'attestation');
-  // Which texts are kept for reuse only saves work: a text not kept is written again, the same (the
-  // tests compare every hash with an independent computation), so the mutants of this bookkeeping are
-  // equivalent (docs/testing.md).
-  // Stryker disable ArrayDeclaration,ConditionalExpression,LogicalOperator,EqualityOperator,BlockStatement,StringLiteral
-  const texts = new Map<object, readonly string[] | undefined>();
-  for (const part of [received.channel, received.channel.members, received.reply]) {
-    if (typeof part === 'object' && part !== null) texts.set(part, undefined);
-  }
-  const members = new Map<object, Map<string, MemberText>>();
-  const written = (Array.isArray(signed.events) ? (signed.events as unknown[]) : []).map((event) => {
-    const fields = new Map<string, MemberText>();
-    if (typeof event === 'object' && event !== null) members.set(event, fields);
-    return fields;
-  });
-  // Stryker restore ArrayDeclaration,ConditionalExpression,LogicalOperator,EqualityOperator,BlockStatement,StringLiteral
-  // Depth and nodes were bounded by checkInputBounds before this runs: without them (`{}`) the same texts come out.
-  // Stryker disable next-line ObjectLiteral
-  const options = { maxDepth, maxNodes, texts, members, keyLists };
+  const reuse = reusableTexts(received, signed);
+  // Depth and nodes were bounded by checkInputBounds before this runs.
+  const options = { maxDepth, maxNodes, texts: reuse.texts, members: reuse.members };
   const digest = sha256OfPieces(canonicalPieces(signed, options), domainPrefix(ENVELOPE_DOMAIN));
   const eventIds = (): readonly string[] =>
-    events.map((event, index) => {
-      // Reuse only: without the kept text (`?.` and the key, when mutated, only lose it) the content is written again, the same.
-      // Stryker disable next-line OptionalChaining,StringLiteral
-      const content = written[index]?.get('content');
-      // Stryker disable next-line OptionalChaining: every schema-checked event has a string content, so one is always recorded
-      return nostrEventId(event, content?.value === event.content ? content.pieces : undefined);
-    });
+    events.map((event, index) => nostrEventId(event, reuse.contentOf(index, event.content)));
   const subject: Record<string, unknown> = {
     version: received.version,
     channel: received.channel,
@@ -143,6 +124,38 @@ export function envelopeHashes(
   const channelId = received.channel.id;
   const revision = canonicalPieces({ version: 1, channelId, members: received.channel.members }, options);
   return { digest, deliveryId, membershipRevision: 'v1:' + sha256HexOfPieces(revision), eventIds };
+}
+
+/** Where the canonical writer keeps texts for reuse while it writes the signed envelope. */
+interface ReusableTexts {
+  /** `channel`, its `members` and `reply`, by identity: hashed again for deliveryId and membershipRevision. */
+  readonly texts: Map<object, Pieces | undefined>;
+  /** Each event's string members by key, as written. */
+  readonly members: Map<object, Map<string, MemberText>>;
+  /** Event `index`'s content as JSON text, when it was written from the very string `content`. */
+  contentOf(index: number, content: string): Pieces | undefined;
+}
+
+/**
+ * The one place the envelope's hashes share work (a large delivery is escaped and written once,
+ * not once per hash). A text not kept is written again, the same.
+ */
+function reusableTexts(received: EnvelopeParts, signed: Readonly<Record<string, unknown>>): ReusableTexts {
+  const texts = new Map<object, Pieces | undefined>();
+  for (const part of [received.channel, received.channel.members, received.reply]) {
+    if (typeof part === 'object' && part !== null) texts.set(part, undefined);
+  }
+  const members = new Map<object, Map<string, MemberText>>();
+  const written = (Array.isArray(signed.events) ? (signed.events as unknown[]) : []).map((event) => {
+    const fields = new Map<string, MemberText>();
+    if (typeof event === 'object' && event !== null) members.set(event, fields);
+    return fields;
+  });
+  const contentOf = (index: number, content: string): Pieces | undefined => {
+    const kept = written[index]?.get('content');
+    return kept?.value === content ? kept.pieces : undefined;
+  };
+  return { texts, members, contentOf };
 }
 
 /**

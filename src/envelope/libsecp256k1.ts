@@ -103,7 +103,6 @@ export function selfTest(verify: RawSchnorrVerify): void {
 export async function loadLibsecp256k1(bytes?: Uint8Array): Promise<RawSchnorrVerify> {
   const binary = bytes ?? new Uint8Array(await readFile(wasmFile()));
   let heap = new Uint8Array(0);
-  // Stryker disable next-line ArrowFunction: verify never reaches the binary's memcpy import (`f`), the only one that reads the heap
   const imports = runtimeImports(() => heap);
   const { instance } = await webAssembly.instantiate(binary, imports);
   const wasm = instance.exports as unknown as Exports;
@@ -118,7 +117,6 @@ export async function loadLibsecp256k1(bytes?: Uint8Array): Promise<RawSchnorrVe
   const verify: RawSchnorrVerify = (signature, message, pubkey) => {
     if (signature.length !== 64 || message.length !== 32 || pubkey.length !== 32) return false;
     // A grown memory detaches the old view; nothing here grows it, but a stale view would be silent.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: the memory never grows (its resize import throws), so the view is never stale
     if (heap.buffer !== wasm.g.buffer) heap = new Uint8Array(wasm.g.buffer);
     heap.set(signature, signatureAt);
     heap.set(message, messageAt);

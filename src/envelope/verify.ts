@@ -109,14 +109,12 @@ export function checkEnvelope(
   limits: BuzzLimits = DEFAULT_LIMITS,
   verifier: SignatureVerifier = jsVerifier,
 ): Result<CheckedEnvelope> {
-  // Key lists of objects with many keys, taken once by the bounds walk and reused by the hashing.
-  const keyLists = new Map<object, string[]>();
-  const tooLarge = sizeError(raw, limits, keyLists);
+  const tooLarge = sizeError(raw, limits);
   if (tooLarge !== undefined) return { ok: false, error: tooLarge };
   const parsed = parseWith(envelopeParser(limits), raw, 'invalid_envelope');
   if (!parsed.ok) return parsed;
   const envelope = parsed.value;
-  const own = ownChecks(raw as ReceivedEnvelope, envelope, agentPubkey, limits, keyLists);
+  const own = ownChecks(raw as ReceivedEnvelope, envelope, agentPubkey, limits);
   if (!own.ok) return own;
   if (
     agentPubkey !== undefined &&
@@ -141,7 +139,7 @@ export function checkEnvelope(
 type ReceivedEnvelope = Record<string, unknown> & { channel: Record<string, unknown> };
 
 /** The bounds stage: the two arrays with limits of their own by name, then depth, nodes and sizes of it all. */
-function sizeError(raw: unknown, limits: BuzzLimits, keyLists: Map<object, string[]>): BuzzMetaError | undefined {
+function sizeError(raw: unknown, limits: BuzzLimits): BuzzMetaError | undefined {
   return (
     checkArrayLength(raw, 'events', limits.maxEvents, BUZZ_PATH, 'maxEvents') ??
     checkArrayLength(
@@ -153,7 +151,7 @@ function sizeError(raw: unknown, limits: BuzzLimits, keyLists: Map<object, strin
       [...BUZZ_PATH, 'channel'],
       'maxMembers',
     ) ??
-    checkInputBounds(raw, limits, ENVELOPE_KEY_NAMES, keyLists)
+    checkInputBounds(raw, limits, ENVELOPE_KEY_NAMES)
   );
 }
 
@@ -168,11 +166,10 @@ function ownChecks(
   envelope: EnvelopeV1,
   agentPubkey: string | undefined,
   limits: BuzzLimits,
-  keyLists: ReadonlyMap<object, string[]>,
 ): Result<EnvelopeHashes> {
   const keys = pinnedKeyFindings(envelope, agentPubkey);
   const bindings = bindingFindings(envelope);
-  const hashes = recomputeHashes(received, envelope, limits, keyLists);
+  const hashes = recomputeHashes(received, envelope, limits);
   if (!hashes.ok) {
     // What could not be canonicalized stands where the hash findings would.
     const findings: [BuzzIssue, ...BuzzIssue[]] = [hashes.error, ...bindings];
@@ -212,17 +209,9 @@ function recomputeHashes(
   received: ReceivedEnvelope,
   envelope: EnvelopeV1,
   limits: BuzzLimits,
-  keyLists: ReadonlyMap<object, string[]>,
 ): Result<EnvelopeHashes, BuzzIssue> {
   try {
-    const hashes = envelopeHashes(
-      received,
-      envelope.events,
-      envelope.job?.eventId,
-      limits.maxDepth,
-      limits.maxNodes,
-      keyLists,
-    );
+    const hashes = envelopeHashes(received, envelope.events, envelope.job?.eventId, limits.maxDepth, limits.maxNodes);
     return { ok: true, value: hashes };
   } catch (thrown) {
     const error = asBuzzError(thrown);

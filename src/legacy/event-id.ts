@@ -1,5 +1,5 @@
 /**
- * Recomputing the NIP-01 id of a rendered event (spec §9 item 10). Every hashed field is rendered
+ * Recomputing the NIP-01 id of a rendered event. Every hashed field is rendered
  * verbatim (content exactly, tags as their JSON), so the id the host printed matches only the
  * reading whose field boundaries are the real ones: a forged separator or `Tags:` line inside a
  * message cannot produce it without a sha256 preimage.

@@ -104,11 +104,6 @@ export function parseBareSender(value: string): RenderedSender | SenderProblem {
 const decodedNpubs = new Map<string, string>();
 const MAX_DECODED_NPUBS = 1024;
 
-/** Empties the npub cache (test/support/mutation.setup.ts: under Stryker every test decodes for itself). */
-export function forgetDecodedNpubs(): void {
-  decodedNpubs.clear();
-}
-
 function npubToHex(value: string): string | undefined {
   const known = decodedNpubs.get(value);
   if (known !== undefined) return known;

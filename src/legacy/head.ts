@@ -70,7 +70,7 @@ const MAX_SEEN_SENDERS = 4;
 /**
  * The `Channel:` and `From:` values already read in one section, and what they parsed to: every
  * block of a delivery names the same channel and one of a few senders, and reading them again
- * costs more than the rest of a head. Values are compared whole, so a hit is the same text and
+ * costs more than the rest of a head (the legacy throughput goal, docs/performance.md). Values are compared whole, so a hit is the same text and
  * therefore the same answer. One per section, dropped with it: it keeps no prompt text alive.
  */
 export class SeenFields {
@@ -80,7 +80,6 @@ export class SeenFields {
 
   /** {@link parseChannelDisplay}, remembered. */
   channelOf(text: string): ChannelDisplay | undefined {
-    // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
     if (text === this.channelText) return this.channel;
     this.channelText = text;
     this.channel = parseChannelDisplay(text);
@@ -89,13 +88,10 @@ export class SeenFields {
 
   /** {@link parseRichSender}, remembered for the first few senders. */
   senderOf(text: string): RenderedSender | SenderProblem {
-    // Stryker disable next-line BlockStatement: a miss parses again, to the same answer
     for (const known of this.senders) {
-      // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
       if (known.text === text) return known.sender;
     }
     const sender = parseRichSender(text);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: remembering fewer only costs time
     if (this.senders.length < MAX_SEEN_SENDERS) this.senders.push({ text, sender });
     return sender;
   }

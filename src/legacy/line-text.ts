@@ -91,9 +91,7 @@ export class LineText {
    * included, and a call costs more than reading the few characters of a short line.
    */
   nextOfShort(at: number): number {
-    // Stryker disable next-line MethodExpression: reading in place up to the text's end finds the same `\n`, only slower
     const stop = Math.min(at + SHORT_LINE, this.text.length);
-    // Stryker disable next-line EqualityOperator: a `\n` at `stop` is the one `next(stop)` finds
     for (let i = at; i < stop; i++) {
       if (this.text.charCodeAt(i) === 10) return i + 1;
     }

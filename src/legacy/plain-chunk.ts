@@ -12,7 +12,7 @@ import { separatorNumber } from './headers.js';
 import type { LineText } from './line-text.js';
 import { fail, type Failure, type ScrapedEvent } from './outcome.js';
 
-/** Kinds that a V2 host rendered without a `Tags:` line, depending on its commit (spec §8 ex. 5). */
+/** Kinds that a V2 host rendered without a `Tags:` line, depending on its commit. */
 const V2_CHAT_KINDS: ReadonlySet<number> = new Set([9, 40_001, 40_002]);
 
 /** The events of a plain section and what was noticed reading them. */

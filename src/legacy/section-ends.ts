@@ -84,7 +84,6 @@ export class BlockEndCandidates {
       // A block starts a line (so it is not before the text): startsRichBlock does not look before it.
       if (source.charCodeAt(block - 1) !== 10) continue;
       // `E` first: charCodeAt is inlined where startsRichBlock is a call, so a flood of Channel lines costs little.
-      // Stryker disable next-line ConditionalExpression,EqualityOperator: startsRichBlock reads the same `E`
       if (source.charCodeAt(block) !== 69 || !startsRichBlock(text, block)) continue;
       const candidate = separatedEnd(text, from, block);
       if (candidate !== undefined) this.add(candidate.continuation.number, candidate);
@@ -97,7 +96,6 @@ export class BlockEndCandidates {
       const after = afterTags(text, tagsLine);
       // A blank line, then a line that starts with `-`: no section end (no header, closing tag or
       // note starts so), and a separator end is found from the block after it, above.
-      // Stryker disable next-line EqualityOperator,ConditionalExpression,LogicalOperator,ArithmeticOperator: asking endCheck there too only costs time: it answers no
       if (text.isBlank(after) && source.charCodeAt(after + 1) === 45) continue;
       const end = endCheck(after);
       if (end !== undefined) this.add(0, { tagsLine, continuation: end });
@@ -116,7 +114,6 @@ export class BlockEndCandidates {
    * costs two binary searches whatever the section holds.
    */
   after(line: number, nextSeparator: number | undefined, mayEnd: boolean): EndCursor {
-    // Stryker disable next-line ConditionalExpression: no candidate is filed under `undefined`, the same empty list
     const separated = nextSeparator === undefined ? NONE : (this.byNext.get(nextSeparator) ?? NONE);
     const ending = mayEnd ? (this.byNext.get(0) ?? NONE) : NONE;
     return new EndCursor(separated, firstAfter(separated, line), ending, firstAfter(ending, line));
@@ -130,7 +127,6 @@ export class BlockEndCandidates {
     const known = this.parsed.get(tagsLine);
     if (known !== undefined) return known ?? undefined;
     const value = this.text.text.slice(tagsLine + TAGS.length - 1, this.text.lineEnd(tagsLine));
-    // Stryker disable next-line ConditionalExpression: a miss parses again, to the same answer
     if (value !== this.lastValue) {
       this.lastValue = value;
       this.lastTags = parseTags(value);
@@ -166,7 +162,6 @@ export class BlockEndCandidates {
 function afterTags(text: LineText, tagsLine: number): number {
   const line = text.nextOfShort(tagsLine + TAGS.length);
   // `P` first: charCodeAt is inlined, startsWith is a call, and this runs for every Tags line.
-  // Stryker disable next-line ConditionalExpression: `true && startsWith(…)` is the same test, without the cheap first look
   return text.text.charCodeAt(line) === 80 && text.startsWith(line, 'Parsed: ') ? text.next(line) : line;
 }
 
@@ -182,7 +177,6 @@ function separatedEnd(
   const line = text.previous(block);
   if (!text.followsBlank(line)) return undefined;
   const number = separatorNumberIn(text.text, line, block - 1, true);
-  // Stryker disable next-line ConditionalExpression: a candidate without a number is filed under a key no block asks for
   if (number === undefined) return undefined;
   // The line above the blank one (at `line - 1`): the Tags line, or a Parsed line below it.
   const above = text.previous(line - 1);
@@ -210,7 +204,6 @@ export class EndCursor implements Iterable<BlockEndCandidate> {
   next(): BlockEndCandidate | undefined {
     const separated = this.separated[this.i];
     const ending = this.ending[this.j];
-    // Stryker disable next-line EqualityOperator: one Tags line is in one list only, never both
     if (separated !== undefined && (ending === undefined || separated.tagsLine < ending.tagsLine)) {
       this.i++;
       return separated;
@@ -230,7 +223,6 @@ function firstAfter(list: readonly BlockEndCandidate[], line: number): number {
   let high = list.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    // Stryker disable next-line OptionalChaining: `middle` is always inside the list
     if ((list[middle]?.tagsLine ?? 0) > line) high = middle;
     else low = middle + 1;
   }

@@ -2,7 +2,7 @@
  * Dependencies loaded on first use rather than at import, so `import 'buzz-meta'` costs little
  * next to the ACP SDK it sits beside (docs/performance.md). Each was a measurable part of a cold
  * import while most agents never call it, or call it only on their first prompt: secp256k1 (a
- * reader on the wasm backend never does; only hosts sign), `node:crypto` (about 9 ms on its own),
+ * reader on the wasm backend never does; only hosts sign), `node:crypto`,
  * `@noble/hashes/sha2` and nip19's bech32. The callers are synchronous, so packages load through
  * `require` of ES modules (Node ≥ 20.19 and ≥ 22.12, the `engines` range), which shares the module
  * instances `import` loads, and built-ins through `process.getBuiltinModule`.

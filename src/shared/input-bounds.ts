@@ -13,23 +13,14 @@ import { type ContractKeys, safePointer } from './redact.js';
 import { BUZZ_PATH } from './schema-kit.js';
 
 /**
- * Objects with at least this many keys have their key lists kept for the caller: V8 keeps such
- * objects as dictionaries, where listing the keys sorts them by insertion and costs about half a
- * `JSON.parse` of the object, so the canonicalizer reuses the list instead of listing them again.
- */
-export const KEPT_KEY_LISTS_FROM = 1024;
-
-/**
  * Walks `buzz` (the value of `_meta.buzz`) and returns the first bound it breaks, or `undefined`.
  * Every bound is `limit_exceeded`; its pointer shows only the keys in `contractKeys` (the keys of
- * the caller's dialect). When `keyLists` is given, the key lists of objects with at least
- * {@link KEPT_KEY_LISTS_FROM} keys are stored in it by object.
+ * the caller's dialect).
  */
 export function checkInputBounds(
   buzz: unknown,
   limits: BuzzLimits,
   contractKeys: ContractKeys,
-  keyLists?: Map<object, string[]>,
 ): BuzzMetaError | undefined {
   let nodes = 0;
   let length = 0;
@@ -60,9 +51,7 @@ export function checkInputBounds(
     if (Array.isArray(value)) {
       const items = value as readonly unknown[];
       for (let index = 0; index < items.length; index++) {
-        const item: unknown = items[index];
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: visitAt of a scalar reaches visitScalar too; skipping it for scalars only saves the path push
-        const found = typeof item === 'object' && item !== null ? visitAt(index, item, depth + 1) : visitScalar(item);
+        const found = visitAt(index, items[index], depth + 1);
         if (found !== undefined) return found;
       }
       return undefined;
@@ -75,21 +64,13 @@ export function checkInputBounds(
         `an object holds more than limits.maxObjectKeys (${String(limits.maxObjectKeys)}) keys`,
       );
     }
-    if (keys.length >= KEPT_KEY_LISTS_FROM) keyLists?.set(value, keys);
     for (const key of keys) {
-      const member: unknown = (value as Record<string, unknown>)[key];
-      // A scalar member is counted here (an object with many keys is mostly scalars); only a
-      // nested value needs the path, which names where depth is exceeded.
-      const found =
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: as for array items, the scalar arm is the same check without the path push
-        typeof member === 'object' && member !== null
-          ? (addText(key) ?? visitAt(key, member, depth + 1))
-          : (addText(key) ?? visitScalar(member));
+      const found = addText(key) ?? visitAt(key, (value as Record<string, unknown>)[key], depth + 1);
       if (found !== undefined) return found;
     }
     return undefined;
   };
-  const visitAt = (key: string | number, member: object, depth: number): BuzzMetaError | undefined => {
+  const visitAt = (key: string | number, member: unknown, depth: number): BuzzMetaError | undefined => {
     path.push(key);
     const found = visit(member, depth);
     path.pop();

@@ -13,7 +13,7 @@ export type ContractKeys = ReadonlySet<string>;
 const NAMESPACE_KEYS: ContractKeys = new Set(['_meta', 'buzz']);
 
 /** A segment as it may appear in a pointer: indices and contract keys as they are, else `*`. */
-export function safeSegment(segment: string | number, contractKeys: ContractKeys): string | number {
+function safeSegment(segment: string | number, contractKeys: ContractKeys): string | number {
   return typeof segment === 'number' || NAMESPACE_KEYS.has(segment) || contractKeys.has(segment) ? segment : '*';
 }
 

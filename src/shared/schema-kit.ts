@@ -20,7 +20,6 @@ function lowercaseHex(digits: number, pattern: RegExp) {
     .length(digits, { error: (issue) => `${want}; got ${String(lengthOf(issue.input))} characters` })
     .regex(pattern, {
       error: (issue) =>
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: zod runs a regex check only on strings
         typeof issue.input === 'string' && ANY_CASE_HEX.test(issue.input)
           ? `${want}: upper-case A–F are not accepted (write it in lowercase)`
           : `${want} (0–9, a–f)`,
@@ -28,7 +27,6 @@ function lowercaseHex(digits: number, pattern: RegExp) {
 }
 
 function lengthOf(input: unknown): number {
-  // Stryker disable next-line ConditionalExpression: zod runs a length check only on strings
   return typeof input === 'string' ? input.length : 0;
 }
 
@@ -42,7 +40,6 @@ export const uuid = z
   .length(36, { error: 'must be a lowercase, hyphenated UUID (36 characters)' })
   .regex(UUID_PATTERN, {
     error: (issue) =>
-      // Stryker disable next-line ConditionalExpression,LogicalOperator: zod runs a regex check only on strings
       typeof issue.input === 'string' && UUID_PATTERN.test(issue.input.toLowerCase())
         ? 'must be a lowercase, hyphenated UUID: upper-case A–F are not accepted (write it in lowercase)'
         : 'must be a lowercase, hyphenated UUID',
@@ -98,19 +95,6 @@ export interface LimitedSchemas<T extends z.ZodType> {
   parser(limits: BuzzLimits): T;
 }
 
-/** One callback per {@link limitedSchemas} cache, run by {@link forgetBuiltSchemas}. */
-const forgetters: (() => void)[] = [];
-
-/**
- * Empties every schema cache, so the next read builds its schemas again. Internal (not exported by
- * the package): mutation testing calls it before each test, because a schema built once and cached
- * would otherwise count as run only by the first test that happened to build it, and Stryker would
- * try each mutant of the schema definitions against that one test alone (docs/testing.md).
- */
-export function forgetBuiltSchemas(): void {
-  for (const forget of forgetters) forget();
-}
-
 /**
  * Caches `build(limits)` per distinct set of limits (at most 16 sets), and its compiled twin.
  * The last limits object is remembered by identity so repeated reads skip building the key; sound
@@ -119,10 +103,6 @@ export function forgetBuiltSchemas(): void {
 export function limitedSchemas<T extends z.ZodType>(build: (limits: BuzzLimits) => T): LimitedSchemas<T> {
   const byKey = new Map<string, { readonly schema: T; parser: T | undefined }>();
   let last: { readonly limits: BuzzLimits; readonly parser: T } | undefined;
-  forgetters.push(() => {
-    byKey.clear();
-    last = undefined;
-  });
   const entry = (limits: BuzzLimits): { readonly schema: T; parser: T | undefined } => {
     const key = limitsKey(limits);
     let found = byKey.get(key);
@@ -170,11 +150,9 @@ export function parseWith<T>(schema: z.ZodType<T>, input: unknown, shapeCode: Bu
   // Surface a size finding first: it explains why the rest was not worth reading.
   issues.sort((a, b) => Number(b.code === 'limit_exceeded') - Number(a.code === 'limit_exceeded'));
   const [first, ...rest] = issues;
-  // Stryker disable all: unreachable (zod reports at least one issue on every failure); the branch is for the type checker
   if (first === undefined) {
     return { ok: false, error: BuzzMetaError.of(shapeCode, pointer(BUZZ_PATH), 'invalid value') };
   }
-  // Stryker restore all
   return { ok: false, error: new BuzzMetaError(first, ...rest) };
 }
 
@@ -185,7 +163,6 @@ function isSizeLimit(issue: z.core.$ZodIssue): boolean {
 }
 
 /** Marks a custom (refine) check as a size bound, e.g. `{ params: { [SIZE_LIMIT]: true } }`. */
-// Stryker disable next-line StringLiteral: any key does, since the refinements and isSizeLimit both use this constant and the params never leave parseWith
 export const SIZE_LIMIT = 'buzzSizeLimit';
 
 /** Refuses an over-long array before a schema walks it: linear work on hostile input stays small. */

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, test } from 'vitest';
-import { SCANNED_FROM, mayNeedJsonEscaping, setScannerForTesting } from '../../src/envelope/escape-scan.js';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { SCANNED_FROM, mayNeedJsonEscaping } from '../../src/envelope/escape-scan.js';
 import { canonicalJson } from '../../src/envelope/canonical-json.js';
-import { nostrEventPieces } from '../../src/envelope/crypto.js';
-import { joinPieces } from '../../src/envelope/canonical-json.js';
+import { nostrEventId, sha256Hex } from '../../src/envelope/crypto.js';
 
 const RUNS = Number(process.env.FAST_CHECK_RUNS ?? 200);
 
@@ -13,67 +12,78 @@ const escaped = (text: string): boolean => JSON.stringify(text) !== `"${text}"`;
 /** Every character JSON.stringify escapes, besides lone surrogates. */
 const ESCAPED_CHARACTERS = ['"', '\\', ...Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code))];
 
-afterEach(() => {
-  setScannerForTesting(undefined);
-});
+type Check = (text: string) => boolean;
+
+/**
+ * `mayNeedJsonEscaping` of a fresh copy of the module whose first long string is checked while
+ * `WebAssembly` is `replacement`: the module then keeps the expression for every string.
+ */
+async function withWebAssembly(replacement: unknown): Promise<Check> {
+  const real = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly');
+  vi.resetModules();
+  const fresh = await import('../../src/envelope/escape-scan.js');
+  Object.defineProperty(globalThis, 'WebAssembly', { value: replacement, configurable: true, writable: true });
+  try {
+    fresh.mayNeedJsonEscaping('a'.repeat(SCANNED_FROM));
+  } finally {
+    if (real !== undefined) Object.defineProperty(globalThis, 'WebAssembly', real);
+  }
+  return fresh.mayNeedJsonEscaping;
+}
 
 describe.each([
   ['WebAssembly scan', undefined],
   ['expression only (no WebAssembly)', false],
 ] as const)('mayNeedJsonEscaping, %s', (_name, scanner) => {
-  const use = (): void => {
-    setScannerForTesting(scanner);
-  };
+  let check: Check = mayNeedJsonEscaping;
+  beforeAll(async () => {
+    check = scanner === false ? await withWebAssembly(undefined) : mayNeedJsonEscaping;
+  });
 
   test('long strings: each escaped character at the start, the end and around the 64 Ki chunk bounds', () => {
-    use();
     const positions = [0, SCANNED_FROM - 1, 65_535, 65_536, 65_537, 131_072, 200_000 - 1];
     for (const character of ESCAPED_CHARACTERS) {
       for (const at of positions) {
         const text = 'a'.repeat(at) + character + 'b'.repeat(200_000 - at - 1);
-        expect(mayNeedJsonEscaping(text), `U+${character.charCodeAt(0).toString(16)} at ${String(at)}`).toBe(true);
+        expect(check(text), `U+${character.charCodeAt(0).toString(16)} at ${String(at)}`).toBe(true);
       }
     }
   });
 
   test('long strings without escapes: plain, Latin-1, multi-byte and astral text, DEL', () => {
-    use();
     for (const unit of ['x', 'é', '\u007f', 'ÿ', '€', '😀', ' ~']) {
       const text = unit.repeat(Math.ceil(150_000 / unit.length));
       // The expression flags any surrogate, pairs included (JSON.stringify then writes them as they are).
-      expect(mayNeedJsonEscaping(text)).toBe(scanner === false && unit === '😀');
+      expect(check(text)).toBe(scanner === false && unit === '😀');
       expect(escaped(text)).toBe(false);
     }
   });
 
   test('a surrogate pair split by a chunk bound is not a lone surrogate', () => {
-    use();
     for (const before of [65_535, 65_534, 131_071]) {
       const text = 'a'.repeat(before) + '😀'.repeat(40_000);
       expect(escaped(text)).toBe(false);
-      expect(mayNeedJsonEscaping(text)).toBe(scanner === false);
+      expect(check(text)).toBe(scanner === false);
     }
   });
 
   test('lone surrogates in a long string are escaped', () => {
-    use();
     for (const lone of ['\ud800', '\udfff', '\udc00']) {
       for (const at of [0, 70_000, 149_999]) {
         const text = 'a'.repeat(at) + lone + 'a'.repeat(150_000 - at - 1);
-        expect(mayNeedJsonEscaping(text)).toBe(true);
+        expect(check(text)).toBe(true);
       }
     }
   });
 
   test('property: never false where JSON.stringify escapes (short and long strings)', () => {
-    use();
     const long = fc
       .tuple(fc.string({ unit: 'binary', maxLength: 40 }), fc.integer({ min: SCANNED_FROM, max: 140_000 }))
       .map(([tail, length]) => 'q'.repeat(length) + tail);
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), long), (text) => {
-        if (escaped(text)) expect(mayNeedJsonEscaping(text)).toBe(true);
-        if (!mayNeedJsonEscaping(text)) expect(JSON.stringify(text)).toBe(`"${text}"`);
+        if (escaped(text)) expect(check(text)).toBe(true);
+        if (!check(text)) expect(JSON.stringify(text)).toBe(`"${text}"`);
       }),
       { numRuns: RUNS },
     );
@@ -106,8 +116,8 @@ describe('canonical text of long strings is JSON.stringify’s', () => {
       ],
       content: 'line\n'.repeat(500),
     };
-    expect(joinPieces(nostrEventPieces(event))).toBe(
-      JSON.stringify([0, event.pubkey, event.created_at, event.kind, event.tags, event.content]),
+    expect(nostrEventId(event)).toBe(
+      sha256Hex(JSON.stringify([0, event.pubkey, event.created_at, event.kind, event.tags, event.content])),
     );
   });
 });
@@ -145,12 +155,6 @@ describe('mayNeedJsonEscaping, where the two paths meet and what the scanner lea
   });
 
   describe('without a working WebAssembly the expression decides every string', () => {
-    const real = Object.getOwnPropertyDescriptor(globalThis, 'WebAssembly');
-    afterEach(() => {
-      if (real !== undefined) Object.defineProperty(globalThis, 'WebAssembly', real);
-      setScannerForTesting(undefined);
-    });
-
     test.each([
       ['absent', undefined],
       [
@@ -162,12 +166,11 @@ describe('mayNeedJsonEscaping, where the two paths meet and what the scanner lea
           Instance: Object,
         },
       ],
-    ])('WebAssembly %s', (_name, replacement) => {
-      Object.defineProperty(globalThis, 'WebAssembly', { value: replacement, configurable: true, writable: true });
-      setScannerForTesting(undefined);
-      expect(mayNeedJsonEscaping(pairs(4096))).toBe(true);
-      expect(mayNeedJsonEscaping('a'.repeat(4096))).toBe(false);
-      expect(mayNeedJsonEscaping('a'.repeat(4095) + '"')).toBe(true);
+    ])('WebAssembly %s', async (_name, replacement) => {
+      const check = await withWebAssembly(replacement);
+      expect(check(pairs(4096))).toBe(true);
+      expect(check('a'.repeat(4096))).toBe(false);
+      expect(check('a'.repeat(4095) + '"')).toBe(true);
     });
   });
 });

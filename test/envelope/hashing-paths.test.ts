@@ -11,8 +11,8 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { getEventHash, serializeEvent } from 'nostr-tools/pure';
 import { describe, expect, test } from 'vitest';
-import { type Pieces, joinPieces } from '../../src/envelope/canonical-json.js';
-import { domainDigest, nostrEventId, nostrEventPieces, sha256Hex, sha256OfPieces } from '../../src/envelope/crypto.js';
+import type { Pieces } from '../../src/envelope/canonical-json.js';
+import { domainDigest, nostrEventId, sha256Hex, sha256OfPieces } from '../../src/envelope/crypto.js';
 import { attestBuzzEnvelope } from '../../src/host.js';
 import { canonicalJson, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { numRuns } from '../support/fuzz.js';
@@ -33,7 +33,9 @@ const { pieces } = fc.letrec<{ pieces: Pieces }>((tie) => ({
 
 describe('sha256OfPieces hashes the concatenation', () => {
   fcTest.prop([pieces], { numRuns })('of any tree of pieces', (tree) => {
-    expect(bytesToHex(sha256OfPieces(tree))).toBe(nobleHex(joinPieces(tree)));
+    expect(bytesToHex(sha256OfPieces(tree))).toBe(
+      nobleHex((tree as unknown[]).flat(Number.POSITIVE_INFINITY).join('')),
+    );
   });
 
   test('across batch boundaries and around pieces hashed on their own', () => {
@@ -71,7 +73,7 @@ describe('the NIP-01 serialization and id', () => {
   fcTest.prop([event], { numRuns })('are nostr-tools’ serializeEvent and getEventHash', (record) => {
     // fc.record makes null-prototype objects, which nostr-tools does not take for events.
     const fields = { ...record };
-    expect(joinPieces(nostrEventPieces(fields))).toBe(serializeEvent(fields));
+    expect(nostrEventId(fields)).toBe(sha256Hex(serializeEvent(fields)));
     expect(nostrEventId(fields)).toBe(getEventHash(fields));
     expect(nostrEventId(fields, [JSON.stringify(fields.content)])).toBe(getEventHash(fields));
   });

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { BuzzMetaError, asBuzzError, pointer } from '../../src/errors.js';
 import { HEX128_PATTERN, HEX64_PATTERN, UUID_PATTERN, isHex64 } from '../../src/shared/hex.js';
 import { markedAnchors } from '../../src/shared/nip10.js';
-import { safePointer, safeSegment } from '../../src/shared/redact.js';
+import { safePointer } from '../../src/shared/redact.js';
 import { DRAFT_KEY_NAMES } from '../../src/draft/schema.js';
 import { ENVELOPE_KEY_NAMES } from '../../src/envelope/schema.js';
 import { isWellFormedUtf16, printable } from '../../src/shared/utf16.js';
@@ -137,9 +137,9 @@ describe('markedAnchors', () => {
 
 describe('redacted pointers', () => {
   test("indices and the keys of the caller's dialect are written out; any other key is *", () => {
-    expect(safeSegment(3, ENVELOPE_KEY_NAMES)).toBe(3);
-    expect(safeSegment('events', ENVELOPE_KEY_NAMES)).toBe('events');
-    expect(safeSegment('evil/key', ENVELOPE_KEY_NAMES)).toBe('*');
+    expect(safePointer([3], ENVELOPE_KEY_NAMES)).toBe('/3');
+    expect(safePointer(['events'], ENVELOPE_KEY_NAMES)).toBe('/events');
+    expect(safePointer(['evil/key'], ENVELOPE_KEY_NAMES)).toBe('/*');
     expect(safePointer(['_meta', 'buzz', 'channel', 'members', 0, 'pubkey'], ENVELOPE_KEY_NAMES)).toBe(
       '/_meta/buzz/channel/members/0/pubkey',
     );

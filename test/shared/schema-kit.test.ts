@@ -7,13 +7,7 @@
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
 import { resolveLimits } from '../../src/limits.js';
-import {
-  compiledForReading,
-  forgetBuiltSchemas,
-  limitedSchemas,
-  parseWith,
-  reportUnknownKeys,
-} from '../../src/shared/schema-kit.js';
+import { compiledForReading, limitedSchemas, parseWith, reportUnknownKeys } from '../../src/shared/schema-kit.js';
 
 /** A cache over a build function that counts its calls. */
 function counted() {
@@ -59,23 +53,6 @@ describe('limitedSchemas', () => {
     const kept = sets[0] ?? resolveLimits(undefined);
     expect(schemas.parser(kept)).toBe(schemas.parser(resolveLimits({ maxEvents: 1 })));
     expect(schemas.parser(kept)).not.toBe(schemas.schema(kept));
-  });
-});
-
-describe('forgetBuiltSchemas', () => {
-  test('empties every cache: the next schema and parser are built again, even for the remembered limits', () => {
-    const { schemas, builds } = counted();
-    const other = counted();
-    const limits = resolveLimits({ maxEvents: 5 });
-    const schema = schemas.schema(limits);
-    const parser = schemas.parser(limits);
-    const otherSchema = other.schemas.schema(limits);
-    expect([builds(), other.builds()]).toEqual([1, 1]);
-    forgetBuiltSchemas();
-    expect(schemas.parser(limits)).not.toBe(parser);
-    expect(schemas.schema(limits)).not.toBe(schema);
-    expect(other.schemas.schema(limits)).not.toBe(otherSchema);
-    expect([builds(), other.builds()]).toEqual([2, 2]);
   });
 });
 
