@@ -36,7 +36,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packTarball, run } from './scratch.mjs';
+import { packIntoProject, run } from './scratch.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -186,15 +186,7 @@ function readmeProject(work, tarball) {
 
 const work = mkdtempSync(path.join(tmpdir(), 'buzz-meta-install-'));
 try {
-  console.log('npm pack');
-  const tarball = packTarball(root, work);
-
-  const project = path.join(work, 'project');
-  mkdirSync(project);
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'scratch', version: '0.0.0', private: true, type: 'module' }, null, 2),
-  );
+  const { tarball, project } = packIntoProject(root, work, 'scratch');
   writeFileSync(
     path.join(project, 'tsconfig.json'),
     JSON.stringify(

@@ -31,7 +31,7 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { packTarball, run } from './scratch.mjs';
+import { packIntoProject, run } from './scratch.mjs';
 
 const started = Date.now();
 const root = path.resolve(import.meta.dirname, '..');
@@ -85,14 +85,7 @@ function installRuntimes() {
 
 /** The scratch project: the packed tarball, zod and the ACP SDK, the smoke suite and the vectors. */
 function makeProject(work) {
-  console.log('npm pack');
-  const tarball = packTarball(root, work);
-  const project = path.join(work, 'project');
-  mkdirSync(project);
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'runtime-smoke', version: '0.0.0', private: true, type: 'module' }, null, 2),
-  );
+  const { tarball, project } = packIntoProject(root, work, 'runtime-smoke');
   const dev = pkg.devDependencies;
   const deps = [tarball, `zod@${dev.zod}`, `@agentclientprotocol/sdk@${dev['@agentclientprotocol/sdk']}`];
   console.log(`npm install (scratch project): ${deps.map((dep) => path.basename(dep)).join(' ')}`);

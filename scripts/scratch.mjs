@@ -1,6 +1,7 @@
 // What the packed-install checks share (scripts/check-install.mjs, scripts/check-runtimes.mjs):
-// running a command that must succeed, and packing this package as a user gets it.
+// running a command that must succeed, and packing this package into a fresh ESM project.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -23,4 +24,20 @@ export function packTarball(root, destination) {
     run('npm', ['pack', '--json', '--pack-destination', destination], { cwd: root }).replace(/^[^[]*/, ''),
   );
   return path.join(destination, packed[0].filename);
+}
+
+/**
+ * Packs the package at `root` into `work` and makes an empty ESM project `work/project` (named
+ * `name`) to install it into; returns both paths.
+ */
+export function packIntoProject(root, work, name) {
+  console.log('npm pack');
+  const tarball = packTarball(root, work);
+  const project = path.join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name, version: '0.0.0', private: true, type: 'module' }, null, 2),
+  );
+  return { tarball, project };
 }
