@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `examples/<name>.ts` with `env` (and no key of the test's own environment); its exit code and output. */
 function run(name: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { BUZZ_AGENT_NPUB: _npub, BUZZ_AGENT_PUBKEY: _old, ...inherited } = process.env;
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('BUZZ_AGENT_')));
   return new Promise((resolve) => {
     execFile(
       process.execPath,

@@ -2,6 +2,7 @@
 // agent, and only there, it stands for an agent that answers `initialize` with a JSON-RPC error
 // and then hangs, ignoring the end of its stdin, and writes its pid to BUZZ_META_TEST_PID_FILE.
 import { writeFileSync } from 'node:fs';
+import { setInterval } from 'node:timers';
 
 if (process.argv[1]?.endsWith('first-agent.ts')) {
   writeFileSync(process.env.BUZZ_META_TEST_PID_FILE ?? '', String(process.pid));
