@@ -70,53 +70,42 @@ describe('fail-open: the handler is told that dedup was bypassed', () => {
   });
 });
 
+/** The JSON-RPC error one prompt of A is answered with, under `options`, or `null` for an answer. */
+function promptError(
+  options: Parameters<typeof withAgent>[0],
+  handler: Parameters<typeof withAgent>[1] = () => ({ stopReason: 'end_turn' }),
+): Promise<unknown> {
+  return withAgent(options, handler, (host, sessionId) =>
+    host.request(methods.agent.session.prompt, racePrompt(sessionId, [eventA])).then(() => null, wireError),
+  );
+}
+
+/** The error a turn ends with, as the host sees it. */
+function turnError(details: string, code: string, buzzMeta: BuzzPromptOutcome): unknown {
+  return { code: -32603, message: 'Internal error', data: { details, code, buzzMeta } };
+}
+
 describe('errors on the wire: -32603 with the stable code and the outcome in data', () => {
   test('fail-closed, the claim fails: dedup_store_unavailable, the handler is not called', async () => {
     const outcomes: BuzzPromptOutcome[] = [];
     let called = false;
-    const error = await withAgent(
-      {
-        deduper: createDeduper({ store: failing('claim'), onStoreError: 'fail-closed' }),
-        onOutcome: (outcome) => outcomes.push(outcome),
-      },
-      () => {
-        called = true;
-        return { stopReason: 'end_turn' };
-      },
-      (host, sessionId) =>
-        host.request(methods.agent.session.prompt, racePrompt(sessionId, [eventA])).then(() => null, wireError),
-    );
+    const deduper = createDeduper({ store: failing('claim'), onStoreError: 'fail-closed' });
+    const error = await promptError({ deduper, onOutcome: (outcome) => outcomes.push(outcome) }, () => {
+      called = true;
+      return { stopReason: 'end_turn' };
+    });
     expect({ error, outcomes, called }).toEqual({
-      error: {
-        code: -32603,
-        message: 'Internal error',
-        data: {
-          details: 'the dedup store failed to claim',
-          code: 'dedup_store_unavailable',
-          buzzMeta: { outcome: 'dedup-unavailable' },
-        },
-      },
+      error: turnError('the dedup store failed to claim', 'dedup_store_unavailable', { outcome: 'dedup-unavailable' }),
       outcomes: [{ outcome: 'dedup-unavailable' }],
       called: false,
     });
   });
 
   test('fail-closed, the commit fails after the handler answered: the same error, for the host to retry', async () => {
-    const error = await withAgent(
-      { deduper: createDeduper({ store: failing('commit'), onStoreError: 'fail-closed', settleAttempts: 1 }) },
-      () => ({ stopReason: 'end_turn' }),
-      (host, sessionId) =>
-        host.request(methods.agent.session.prompt, racePrompt(sessionId, [eventA])).then(() => null, wireError),
+    const deduper = createDeduper({ store: failing('commit'), onStoreError: 'fail-closed', settleAttempts: 1 });
+    expect(await promptError({ deduper })).toEqual(
+      turnError('the dedup store failed to commit', 'dedup_store_unavailable', { outcome: 'dedup-unavailable' }),
     );
-    expect(error).toEqual({
-      code: -32603,
-      message: 'Internal error',
-      data: {
-        details: 'the dedup store failed to commit',
-        code: 'dedup_store_unavailable',
-        buzzMeta: { outcome: 'dedup-unavailable' },
-      },
-    });
   });
 
   test('events held by another turn: dedup_events_held, with how many', async () => {
@@ -131,32 +120,19 @@ describe('errors on the wire: -32603 with the stable code and the outcome in dat
       cancelledEvents: [],
       diagnostics: [],
     });
-    const error = await withAgent(
-      { deduper: createDeduper({ store }), heldWaitMs: 0, dedupNamespace: null },
-      () => ({ stopReason: 'end_turn' }),
-      (host, sessionId) =>
-        host.request(methods.agent.session.prompt, racePrompt(sessionId, [eventA])).then(() => null, wireError),
+    expect(await promptError({ deduper: createDeduper({ store }), heldWaitMs: 0, dedupNamespace: null })).toEqual(
+      turnError(
+        'events of this prompt are in flight in another turn that has not settled yet; retry the prompt later',
+        'dedup_events_held',
+        { outcome: 'held', held: 1 },
+      ),
     );
-    expect(error).toEqual({
-      code: -32603,
-      message: 'Internal error',
-      data: {
-        details: 'events of this prompt are in flight in another turn that has not settled yet; retry the prompt later',
-        code: 'dedup_events_held',
-        buzzMeta: { outcome: 'held', held: 1 },
-      },
-    });
   });
 
   test('an error the handler throws is the SDK’s as before: no buzz-meta code', async () => {
-    const error = await withAgent(
-      { deduper: createDeduper() },
-      () => {
-        throw new Error('handler failed');
-      },
-      (host, sessionId) =>
-        host.request(methods.agent.session.prompt, racePrompt(sessionId, [eventA])).then(() => null, wireError),
-    );
+    const error = await promptError({ deduper: createDeduper() }, () => {
+      throw new Error('handler failed');
+    });
     expect(error).toEqual({ code: -32603, message: 'Internal error', data: { details: 'handler failed' } });
   });
 });

@@ -26,16 +26,8 @@ export type RenderEra = PromptTextEra;
 
 /** The NIP-01 id of an event (its own `id` when it carries one), computed by nostr-tools. */
 export function eventId(event: RenderEvent): string {
-  return (
-    event.id ??
-    getEventHash({
-      pubkey: event.pubkey,
-      created_at: event.created_at,
-      kind: event.kind,
-      tags: event.tags.map((tag) => [...tag]),
-      content: event.content,
-    })
-  );
+  // nostr-tools hashes the NIP-01 fields only: the label rides along unread.
+  return event.id ?? getEventHash({ ...event, tags: event.tags.map((tag) => [...tag]) });
 }
 
 /** `chrono::DateTime::to_rfc3339` of whole seconds: `+00:00`, never `Z`. */
