@@ -68,7 +68,7 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error; proxy: the agent\'s own.\n' +
+      "\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error; proxy: the agent's own.\n" +
         'BUZZ_AGENT_PUBKEY is used when --agent-pubkey is not given.',
     );
   const keyOption = () => new Option('--agent-pubkey <key>', "the managed agent's pinned pubkey (npub or 64 hex)");

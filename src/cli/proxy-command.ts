@@ -41,7 +41,7 @@ function limitsOf(text: string | undefined): Partial<BuzzLimits> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CliError('--limits: not a JSON object');
   }
-  return value as Partial<BuzzLimits>;
+  return value;
 }
 
 function lineBytesOf(text: string): number {
@@ -120,11 +120,14 @@ export async function proxyCommand(
   };
   const dedup = passThrough ? undefined : await storeOf(options.dedup, options.dedupPrefix);
   try {
-    return await runProxy({ ...base, dedup }, {
-      stdin: process.stdin,
-      stdout: process.stdout,
-      writeErr: (text) => process.stderr.write(text),
-    });
+    return await runProxy(
+      { ...base, dedup },
+      {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        writeErr: (text) => process.stderr.write(text),
+      },
+    );
   } catch (error) {
     await dedup?.close?.().catch(() => undefined);
     // The reader refuses bad options (a key that is no npub, bad limits) before the agent starts.

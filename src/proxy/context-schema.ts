@@ -14,26 +14,29 @@ const event = {
   kind: z.int().nullable().describe('Nostr kind; null where the source does not carry it'),
   createdAt: z.int().nullable().describe('Unix seconds; null where the source does not carry it'),
   content: z.string().nullable().describe('message text, where the source carries it'),
-  tags: z
-    .array(z.array(z.string()))
-    .nullable()
-    .describe('Nostr tags, where the source carries them'),
-  senderLabel: z
-    .string()
-    .nullable()
-    .describe('display name the host rendered (prompt text only; untrusted)'),
+  tags: z.array(z.array(z.string())).nullable().describe('Nostr tags, where the source carries them'),
+  senderLabel: z.string().nullable().describe('display name the host rendered (prompt text only; untrusted)'),
 };
 const key = (what: string) => z.string().describe(what);
 
-/** Builds the schema of `_meta.buzzContext` v1. */
-export function buzzContextSchema() {
+let built: ReturnType<typeof build> | undefined;
+
+/** The schema of `_meta.buzzContext` v1, built on first use (it registers its id with zod once). */
+export function buzzContextSchema(): ReturnType<typeof build> {
+  built ??= build();
+  return built;
+}
+
+function build() {
   return z
     .object({
       version: z.literal(1),
       source: z.enum(['envelope-v1', 'meta-draft', 'prompt-text']).describe('where the context came from'),
       trust: z
         .enum(['verified', 'asserted', 'scraped'])
-        .describe('verified: signed and checked against the pinned agent key; asserted: sent, not proven; scraped: from forgeable prompt text'),
+        .describe(
+          'verified: signed and checked against the pinned agent key; asserted: sent, not proven; scraped: from forgeable prompt text',
+        ),
       channel: z.object({
         id: uuid,
         type: z.enum(['dm', 'channel', 'unknown']),
@@ -74,9 +77,10 @@ export function buzzContextSchema() {
         .nullable()
         .describe('the job event of a v1 envelope (jobId and title asserted by the host)'),
       keys: z.object({
-        channel: key("<prefix>:channel:<uuid>: muxi acp-bridge's user_id under host_unit = \"channel\""),
-        sender: key("<prefix>:pubkey:<hex> of the last event's sender: muxi acp-bridge's user_id under host_unit = \"sender\"")
-          .nullable(),
+        channel: key('<prefix>:channel:<uuid>: muxi acp-bridge\'s user_id under host_unit = "channel"'),
+        sender: key(
+          '<prefix>:pubkey:<hex> of the last event\'s sender: muxi acp-bridge\'s user_id under host_unit = "sender"',
+        ).nullable(),
         senders: z.array(z.string()).describe('<prefix>:pubkey:<hex> of every distinct sender, first-seen order'),
         thread: key('<prefix>:thread:<root event id>, or null where the source does not say').nullable(),
       }),
@@ -84,6 +88,7 @@ export function buzzContextSchema() {
       diagnostics: z.array(z.string()).describe('non-fatal findings, one sentence each'),
     })
     .meta({
+      id: 'BuzzContextV1',
       title: 'buzz-meta _meta.buzzContext v1',
       description:
         'What `buzz-meta proxy` forwards to the agent in session/prompt params._meta.buzzContext. Only the proxy writes it: one sent by the host is removed.',

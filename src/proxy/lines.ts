@@ -74,6 +74,9 @@ export class LineSplitter {
   #add(piece: Buffer): void {
     const long = this.#long;
     if (long !== undefined) {
+      if (long.head.length < KEPT_HEAD_BYTES) {
+        long.head = Buffer.concat([long.head, piece.subarray(0, KEPT_HEAD_BYTES - long.head.length)]);
+      }
       long.tail = keepTail(long.tail, piece);
       long.length += piece.length;
       return;

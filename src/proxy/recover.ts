@@ -109,7 +109,7 @@ function fromTail(tail: string): JsonRpcId | undefined {
     if (valueStart < 0 || tail.slice(valueStart, valueStop).includes('\\')) return undefined;
   } else {
     valueStart = i;
-    while (valueStart > 0 && /[\d.eE+-]/.test(tail.charAt(valueStart - 1))) valueStart--;
+    while (valueStart > 0 && /[\d.e+-]/i.test(tail.charAt(valueStart - 1))) valueStart--;
   }
   let j = valueStart;
   while (j > 0 && WHITE.has(tail.charCodeAt(j - 1))) j--;

@@ -15,15 +15,7 @@ import { BuzzMetaError } from '../errors.js';
 import { buzzContextJson } from './context-json.js';
 import { type Line, LineSplitter, type LongLine } from './lines.js';
 import type { ProxyLog } from './log.js';
-import {
-  classify,
-  errorLine,
-  idKey,
-  internalErrorLine,
-  resultLine,
-  type RpcId,
-  thrownErrorLine,
-} from './messages.js';
+import { classify, errorLine, idKey, internalErrorLine, resultLine, type RpcId, thrownErrorLine } from './messages.js';
 import { spliceMeta } from './meta-splice.js';
 import { recoverEnvelope } from './recover.js';
 
@@ -80,7 +72,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The parsed line, or why it is not one JSON object. */
-function parseLine(bytes: Buffer): { ok: true; value: Record<string, unknown>; text: string } | { ok: false; why: string } {
+function parseLine(
+  bytes: Buffer,
+): { ok: true; value: Record<string, unknown>; text: string } | { ok: false; why: string } {
   if (!isUtf8(bytes)) return { ok: false, why: 'not UTF-8' };
   const text = bytes.toString('utf8');
   let value: unknown;
@@ -221,7 +215,9 @@ export class Relay {
   #fromHost(line: Line | LongLine): void {
     if (line.kind === 'too-long') {
       const { id, hasMethod } = recoverEnvelope(line.head.toString('utf8'), line.tail.toString('latin1'));
-      this.#log.fault(`a message from the host of ${String(line.length)} bytes is longer than the bound; not forwarded`);
+      this.#log.fault(
+        `a message from the host of ${String(line.length)} bytes is longer than the bound; not forwarded`,
+      );
       if (hasMethod && id !== undefined) {
         this.#toHost(errorLine(id, -32600, 'Invalid request', { details: 'the message is longer than the bound' }));
       }
@@ -391,7 +387,9 @@ export class Relay {
     buzz: BuzzTurn | undefined,
     spoofed: boolean,
   ): Promise<PromptResponse> {
-    if (this.#agentGone !== undefined) return Promise.reject(new AgentFailure(`the agent ${this.#agentGone} before answering`));
+    if (this.#agentGone !== undefined) {
+      return Promise.reject(new AgentFailure(`the agent ${this.#agentGone} before answering`));
+    }
     const id = message.id as RpcId;
     const add: [string, string][] = [];
     if (buzz !== undefined) {

@@ -59,9 +59,8 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 
 /** How a failed spawn is reported: a shell's codes (127 not found, 126 not executable). */
 function spawnFailure(error: NodeJS.ErrnoException): { code: number; why: string } {
-  if (error.code === 'ENOENT') return { code: 127, why: 'not found (ENOENT)' };
-  if (error.code === 'EACCES') return { code: 126, why: 'not executable (EACCES)' };
-  return { code: 1, why: `could not be started (${error.code ?? error.name})` };
+  const code = error.code === 'ENOENT' ? 127 : error.code === 'EACCES' ? 126 : 1;
+  return { code, why: `could not be started (${error.code ?? error.name})` };
 }
 
 /** The turn runner of a reading proxy; `undefined` for `--pass-through`. */
@@ -141,14 +140,24 @@ export async function runProxy(options: ProxyOptions, io: ProxyIo): Promise<numb
   await agentOutput;
   if (child.pid === undefined) log.fault(`the agent ${ended.why}: ${options.command}`);
   else if (ended.code !== 0) log.fault(`the agent ${ended.why}`);
-  relay.agentGone(child.pid === undefined ? `command ${ended.why}` : ended.why);
+  relay.agentGone(ended.why);
   await relay.settled();
 
   for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
   io.stdin.destroy();
-  await new Promise<void>((resolve) => io.stdout.write('', () => resolve()));
+  await new Promise<void>((resolve) =>
+    io.stdout.write('', () => {
+      resolve();
+    }),
+  );
   const recording = record;
-  if (recording !== undefined) await new Promise<void>((resolve) => recording.end(() => resolve()));
+  if (recording !== undefined) {
+    await new Promise<void>((resolve) =>
+      recording.end(() => {
+        resolve();
+      }),
+    );
+  }
   await options.dedup?.close?.().catch(() => undefined);
   return ended.code;
 }
