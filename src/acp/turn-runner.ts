@@ -143,10 +143,11 @@ export class TurnRunner<C extends BuzzContext> {
 
   /**
    * `session/prompt`: refuses a failed read at once, else runs the turn of `params.sessionId`
-   * with `work`. `signal` is the request's own (connection closed, `$/cancel_request`).
+   * with `work`. `signal` is the request's own (connection closed, `$/cancel_request`), if it has
+   * one; without it only {@link TurnRunner.cancel} cancels the turn.
    * @throws BuzzMetaError `dedup_events_held` when another turn still holds events of this one.
    */
-  async prompt(params: PromptRequest, signal: AbortSignal, work: TurnWork<C>): Promise<PromptResponse> {
+  async prompt(params: PromptRequest, signal: AbortSignal | undefined, work: TurnWork<C>): Promise<PromptResponse> {
     const read = this.#reader.read(params);
     if (!read.ok) {
       const { code, path, reason } = read.error;
@@ -214,12 +215,12 @@ export class TurnRunner<C extends BuzzContext> {
    */
   async #call(
     params: PromptRequest,
-    requestSignal: AbortSignal,
+    requestSignal: AbortSignal | undefined,
     turn: Turn,
     buzz: BuzzTurn<C> | undefined,
     work: TurnWork<C>,
   ): Promise<PromptResponse> {
-    const signal = AbortSignal.any([requestSignal, turn.signal]);
+    const signal = requestSignal === undefined ? turn.signal : AbortSignal.any([requestSignal, turn.signal]);
     const atOnce = this.#cancelAnswer === 'at-once';
     let response: PromptResponse | typeof CANCELLED;
     try {

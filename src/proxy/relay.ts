@@ -107,14 +107,32 @@ function drained(stream: Writable): Promise<void> {
   });
 }
 
+/**
+ * Writes `line` to `output` unless it is closed; returns whether it did. Lines written in the same
+ * tick leave in one system call: a pipe write costs far more than a line, and a busy session
+ * writes many small lines at once (a prompt's updates, its answer, the next prompt).
+ */
+function writeLine(output: Writable, line: string | Uint8Array): boolean {
+  if (output.writableEnded || output.destroyed) return false;
+  if (output.writableCorked === 0) {
+    output.cork();
+    process.nextTick(() => {
+      output.uncork();
+    });
+  }
+  output.write(line);
+  return true;
+}
+
 /** Relays one host connection to one agent process. */
 export class Relay {
   readonly #host: RelayEnd;
   readonly #agent: RelayEnd;
   readonly #options: RelayOptions;
   readonly #log: ProxyLog;
-  /** Aborted when the host's input ends: its turns are cancelled (claims released). */
-  readonly #connection = new AbortController();
+  /** Prompts in flight per session: cancelled when the host's input ends or the agent is gone. */
+  readonly #sessions = new Map<string, number>();
+  #closed = false;
   /** Host requests forwarded to the agent and not answered yet, by id key (prompts excluded). */
   readonly #hostRequests = new Map<string, RpcId>();
   /** Prompts forwarded to the agent and not answered yet, by id key. */
@@ -147,7 +165,7 @@ export class Relay {
     }
     const last = splitter.flush();
     if (last !== undefined) this.#fromHost(last);
-    this.#connection.abort();
+    this.#close();
     this.#agent.output.end();
   }
 
@@ -182,7 +200,7 @@ export class Relay {
       prompt.reject(new AgentFailure(details));
     }
     // Turns still waiting for a claim end now; their answers say the agent is gone.
-    this.#connection.abort();
+    this.#close();
   }
 
   /** Whether prompts are still in flight (waiting for their turn, the store or the agent). */
@@ -199,17 +217,20 @@ export class Relay {
     await new Promise<void>((resolve) => this.#settledWaiters.push(resolve));
   }
 
+  /** Cancels every turn in flight (claims released), and the turns of prompts still to come. */
+  #close(): void {
+    this.#closed = true;
+    const runner = this.#options.reading?.runner;
+    for (const sessionId of this.#sessions.keys()) void runner?.cancel(sessionId);
+  }
+
   #toHost(line: string | Uint8Array): void {
-    const output = this.#host.output;
-    if (output.writableEnded || output.destroyed) return;
-    output.write(line);
+    if (!writeLine(this.#host.output, line)) return;
     this.#options.record?.(typeof line === 'string' ? Buffer.from(line) : line);
   }
 
   #toAgent(line: string | Uint8Array): void {
-    const output = this.#agent.output;
-    if (output.writableEnded || output.destroyed) return;
-    output.write(line);
+    writeLine(this.#agent.output, line);
   }
 
   #fromHost(line: Line | LongLine): void {
@@ -359,13 +380,22 @@ export class Relay {
     forward: (buzz: BuzzTurn | undefined) => Promise<PromptResponse>,
   ): Promise<string | Uint8Array> {
     let response: PromptResponse;
+    const { sessionId } = params;
+    this.#sessions.set(sessionId, (this.#sessions.get(sessionId) ?? 0) + 1);
     try {
-      response = await reading.runner.prompt(params, this.#connection.signal, (buzz) => forward(buzz));
+      const answered = reading.runner.prompt(params, undefined, (buzz) => forward(buzz));
+      // A prompt that arrives after the end is cancelled as the ones in flight were.
+      if (this.#closed) void reading.runner.cancel(sessionId);
+      response = await answered;
     } catch (error) {
       if (error instanceof AgentAnswer) return error.raw;
       if (error instanceof AgentFailure) return internalErrorLine(id, error.message);
       if (error instanceof BuzzMetaError) this.#log.info(`prompt ${idKey(id)}: answered with an error (${error.code})`);
       return thrownErrorLine(id, error);
+    } finally {
+      const left = (this.#sessions.get(sessionId) ?? 1) - 1;
+      if (left === 0) this.#sessions.delete(sessionId);
+      else this.#sessions.set(sessionId, left);
     }
     const raw = this.#agentAnswers.get(response);
     if (raw !== undefined) return raw;
