@@ -30,7 +30,7 @@ describe('buzz-meta proxy lifecycle', () => {
     });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    expect((await once(child, 'exit'))[0]).toBe(127);
+    expect((await once(child, 'close'))[0]).toBe(127);
     expect(stderr).toBe('buzz-meta proxy: the agent could not be started (ENOENT): /nonexistent/agent\n');
   }, 30_000);
 

@@ -42,6 +42,8 @@ describe('buzz-meta proxy relays', () => {
       message: 'Internal error',
       data: { details: "the agent's message was not JSON" },
     });
+    // stderr is a pipe of its own: wait for the lines rather than assume they came before the answer.
+    await proxied.stderrHas('answered with an error\n');
     expect(proxied.stderr()).toContain(
       'buzz-meta proxy: a line of 16 bytes from the agent is not JSON; dropped (no request id found in it)\n',
     );
@@ -57,6 +59,7 @@ describe('buzz-meta proxy relays', () => {
       code: -32603,
       data: { details: "the agent's message was longer than 33554432 bytes" },
     });
+    await proxied.stderrHas('is longer than the bound');
     expect(proxied.stderr()).toMatch(
       /a message from the agent of 524288\d{2} bytes is longer than the bound; dropped, prompt \d+ answered with an error\n/,
     );
@@ -95,7 +98,7 @@ test('everything but session/prompt passes byte for byte, ids and all, both ways
   ];
   child.stdin.write(sent.map((line) => `${line}\n`).join(''));
   child.stdin.end();
-  expect((await once(child, 'exit'))[0]).toBe(0);
+  expect((await once(child, 'close'))[0]).toBe(0);
   const lines = out.split('\n').filter((line) => line !== '');
   expect(lines[0]).toBe('{ "jsonrpc" : "2.0", "method" : "x/hello", "params" : { "n" : 1.50, "s" : "\\u00e9" } }');
   expect(lines.slice(1, 4).map((line) => (JSON.parse(line) as { params: { line: string } }).params.line)).toEqual(sent);

@@ -62,7 +62,8 @@ export async function startProxied(
     stderr += text;
     for (const check of waiting) check();
   });
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  // 'close', not 'exit': by then everything the proxy wrote to stderr has been read.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
   const chunks: string[] = [];
   const connection = client({ name: 'buzz-meta-proxy-test-host' })
     .onNotification(methods.client.session.update, ({ params }) => {
