@@ -10,6 +10,7 @@ import type { Trust } from '../context.js';
 import { createMemoryStore } from '../dedup/memory-store.js';
 import type { LogLevel } from '../proxy/log.js';
 import { type ProxyOptions, runProxy } from '../proxy/run.js';
+import type { GivenKey } from './agent-key.js';
 import { CliError } from './cli-error.js';
 
 /** The options of `buzz-meta proxy` as commander parses them. */
@@ -22,6 +23,7 @@ export interface ProxyCommandOptions {
   readonly limits?: string;
   readonly dedup?: string;
   readonly dedupPrefix?: string;
+  readonly dedupFailClosed?: boolean;
   readonly keyPrefix?: string;
   readonly dropBuzz?: boolean;
   readonly record?: string;
@@ -93,7 +95,7 @@ async function storeOf(spec: string | undefined, prefix: string | undefined): Pr
 export async function proxyCommand(
   agent: readonly string[],
   options: ProxyCommandOptions,
-  agentPubkey: string | undefined,
+  key: GivenKey | undefined,
 ): Promise<number> {
   const [command, ...args] = agent;
   if (command === undefined || command === '') throw new CliError('proxy needs the agent command after --');
@@ -107,7 +109,7 @@ export async function proxyCommand(
     command,
     args,
     passThrough,
-    agentPubkey,
+    agentPubkey: key?.key,
     minTrust: options.minTrust,
     missing: options.missing,
     scrape: options.scrape,
@@ -118,7 +120,11 @@ export async function proxyCommand(
     maxLineBytes: lineBytesOf(options.maxLineBytes),
     logLevel: options.logLevel,
   };
-  const dedup = passThrough ? undefined : await storeOf(options.dedup, options.dedupPrefix);
+  if (options.dedupFailClosed === true && options.dedup === undefined) {
+    throw new CliError('--dedup-fail-closed needs --dedup');
+  }
+  const store = passThrough ? undefined : await storeOf(options.dedup, options.dedupPrefix);
+  const dedup = store === undefined ? undefined : { ...store, failClosed: options.dedupFailClosed === true };
   try {
     return await runProxy(
       { ...base, dedup },
@@ -131,7 +137,11 @@ export async function proxyCommand(
   } catch (error) {
     await dedup?.close?.().catch(() => undefined);
     // The reader refuses bad options (a key that is no npub, bad limits) before the agent starts.
-    if (error instanceof BuzzMetaError) throw new CliError(`proxy: ${error.message}`);
+    if (error instanceof BuzzMetaError) {
+      // A bad key is named where it came from (the flag or the variable), as inspect names it.
+      if (error.path === '/agentPubkey' && key !== undefined) throw new CliError(`${key.source}: ${error.reason}`);
+      throw new CliError(`proxy: ${error.message}`);
+    }
     throw error;
   }
 }

@@ -59,6 +59,7 @@ export interface BuzzContextJson {
     readonly thread: string | null;
   };
   readonly dedup: boolean;
+  readonly dedupBypassed: string | null;
   readonly diagnostics: readonly string[];
 }
 
@@ -76,8 +77,8 @@ function eventJson(event: BuzzEvent): BuzzEventJson {
 
 /**
  * The JSON of one turn. `dedup` says whether a deduper decided `fresh` and `carried` (without
- * one every event is fresh and every cancelled event carried); `diagnostics` are the proxy's own,
- * after the context's.
+ * one every event is fresh and every cancelled event carried), `dedupBypassed` why it could not
+ * (its store failed, under fail-open); `diagnostics` are the proxy's own, after the context's.
  */
 export function buzzContextJson(
   turn: BuzzTurn,
@@ -115,6 +116,7 @@ export function buzzContextJson(
       thread: keys.thread,
     },
     dedup: options.dedup,
+    dedupBypassed: turn.dedupBypassed?.message ?? null,
     diagnostics: [...ctx.diagnostics, ...senderNotes, ...options.diagnostics],
   };
 }

@@ -85,6 +85,12 @@ function build() {
         thread: key('<prefix>:thread:<root event id>, or null where the source does not say').nullable(),
       }),
       dedup: z.boolean().describe('a deduper decided fresh and carried (without one, all are true)'),
+      dedupBypassed: z
+        .string()
+        .nullable()
+        .describe(
+          'why the deduper could not decide (its store failed): every event is fresh, some may be handled elsewhere too',
+        ),
       diagnostics: z.array(z.string()).describe('non-fatal findings, one sentence each'),
     })
     .meta({

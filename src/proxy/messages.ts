@@ -3,6 +3,7 @@
  * the few answers the proxy writes itself, shaped as the ACP SDK shapes them, so a host cannot
  * tell a proxy's error from an SDK agent's.
  */
+import { BuzzTurnError, TURN_ERROR_CODE } from '../acp/turn-runner.js';
 import { BuzzMetaError } from '../errors.js';
 
 /** A JSON-RPC id (`null` only when a sender used it). */
@@ -56,8 +57,12 @@ export function internalErrorLine(id: RpcId, details: string): string {
   return errorLine(id, -32603, 'Internal error', { details });
 }
 
-/** The error line of a failure thrown by the turn (a `BuzzMetaError`, or anything else). */
+/**
+ * The error line of a failure thrown by the turn: a {@link BuzzTurnError} (events held elsewhere,
+ * the store down under fail-closed) as `buzz-meta/acp` writes it, with its code in `data`.
+ */
 export function thrownErrorLine(id: RpcId, error: unknown): string {
+  if (error instanceof BuzzTurnError) return errorLine(id, TURN_ERROR_CODE, 'Internal error', error.data);
   if (error instanceof BuzzMetaError) return internalErrorLine(id, error.message);
   return internalErrorLine(id, 'internal error in buzz-meta proxy');
 }

@@ -9,9 +9,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
 import type { PromptRequest, PromptResponse } from '@agentclientprotocol/sdk';
-import { BUZZ_OUTCOME_META_KEY, type BuzzTurn, type TurnRunner } from '../acp/turn-runner.js';
+import { BUZZ_OUTCOME_META_KEY, type BuzzTurn, BuzzTurnError, type TurnRunner } from '../acp/turn-runner.js';
 import type { BuzzContext } from '../context.js';
-import { BuzzMetaError } from '../errors.js';
 import { buzzContextJson } from './context-json.js';
 import { type Line, LineSplitter, type LongLine } from './lines.js';
 import type { ProxyLog } from './log.js';
@@ -390,7 +389,9 @@ export class Relay {
     } catch (error) {
       if (error instanceof AgentAnswer) return error.raw;
       if (error instanceof AgentFailure) return internalErrorLine(id, error.message);
-      if (error instanceof BuzzMetaError) this.#log.info(`prompt ${idKey(id)}: answered with an error (${error.code})`);
+      if (error instanceof BuzzTurnError) {
+        this.#log.info(`prompt ${idKey(id)}: answered with an error (${error.data.code})`);
+      }
       return thrownErrorLine(id, error);
     } finally {
       const left = (this.#sessions.get(sessionId) ?? 1) - 1;

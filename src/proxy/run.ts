@@ -30,7 +30,14 @@ export interface ProxyOptions {
   readonly scrape: boolean;
   readonly limits?: Partial<BuzzLimits> | undefined;
   /** Where claims live; absent: no dedup. */
-  readonly dedup?: { readonly store: DedupStore; readonly close?: () => Promise<void> } | undefined;
+  readonly dedup?:
+    | {
+        readonly store: DedupStore;
+        /** A failed store call fails the prompt (`dedup_store_unavailable`) instead of treating its events as fresh. */
+        readonly failClosed?: boolean;
+        readonly close?: () => Promise<void>;
+      }
+    | undefined;
   /** Prefix of the keys in `_meta.buzzContext` (default `buzz`). */
   readonly keyPrefix?: string | undefined;
   readonly keepBuzz: boolean;
@@ -76,6 +83,7 @@ async function runnerFor(options: ProxyOptions, log: ProxyLog): Promise<TurnRunn
   if (options.dedup !== undefined) {
     deduper = createDeduper({
       store: options.dedup.store,
+      onStoreError: options.dedup.failClosed === true ? 'fail-closed' : 'fail-open',
       onError: (error) => {
         log.fault(`dedup store: ${error.message}`);
       },

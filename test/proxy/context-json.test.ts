@@ -39,6 +39,7 @@ function turnOf(context: BuzzContext, prefix?: string): BuzzTurn {
     fresh: context.events,
     seen: [],
     carried: context.cancelledEvents,
+    dedupBypassed: null,
   };
 }
 
@@ -90,6 +91,7 @@ describe('buzzContextJson', () => {
         thread: 'muxi:thread:5d41402abc4b2a76b9719d911017c592ae4d9b2c1d3e5f60718293a4b5c6d7e8',
       },
       dedup: false,
+      dedupBypassed: null,
       diagnostics: ['note'],
     });
     expectValid(json);

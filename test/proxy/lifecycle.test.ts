@@ -42,9 +42,10 @@ describe('buzz-meta proxy lifecycle', () => {
     [['--max-line-bytes', '10'], 'buzz-meta: --max-line-bytes: a whole number of bytes, at least 1024\n'],
     [['--dedup', 'disk'], 'buzz-meta: --dedup: "memory" or a redis:// (rediss://) URL\n'],
     [['--dedup-prefix', 'x:'], 'buzz-meta: --dedup-prefix needs --dedup redis://…\n'],
+    [['--dedup-fail-closed'], 'buzz-meta: --dedup-fail-closed needs --dedup\n'],
     [
       ['--agent-pubkey', 'npub1nope'],
-      'buzz-meta: proxy: /agentPubkey: not a valid npub (bad characters, mixed case or checksum)\n',
+      'buzz-meta: --agent-pubkey: not a valid npub (bad characters, mixed case or checksum)\n',
     ],
   ])('bad options %j: one stderr line, exit 2, no agent started', async (options, message) => {
     let stderr = '';

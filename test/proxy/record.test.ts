@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { readReports } from '../../src/cli/inspect.js';
+import { forEachReport } from '../../src/cli/inspect.js';
 import type { PromptReport } from '../../src/cli/report.js';
 import type { BuzzContextJson } from '../../src/proxy/context-json.js';
 import { AGENT, OWNER } from '../support/keys.js';
@@ -30,6 +30,13 @@ type Conclusion =
   | { readonly refused: { readonly code: string; readonly path: string; readonly reason: string } }
   | { readonly context: unknown }
   | { readonly none: true };
+
+/** What `buzz-meta inspect --agent-pubkey` reports for each prompt of a recording. */
+async function reportsOf(file: string): Promise<PromptReport[]> {
+  const reports: PromptReport[] = [];
+  await forEachReport(readFileSync(file), { agentPubkey: AGENT.npub }, (report) => reports.push(report));
+  return reports;
+}
 
 function live(response: PromptResponse): Conclusion {
   const outcome = response._meta?.buzzMeta as { code: string; path: string; reason: string } | undefined;
@@ -89,8 +96,15 @@ test('a recording read back by inspect gives the conclusions of the live run', a
   ];
   expect(await proxied.stop()).toBe(0);
 
-  const { reports } = await readReports(readFileSync(file), AGENT.npub);
+  const reports = await reportsOf(file);
   expect(reports.map(inspected)).toEqual(answers.map(live));
+  // inspect pairs each prompt with the answer the host got: the proxy's refusal, or the agent's.
+  expect(reports.map((report) => [report.answer?.stopReason, report.answer?.outcome, report.answer?.code])).toEqual(
+    answers.map((answer) => {
+      const outcome = answer._meta?.buzzMeta as { outcome: string; code?: string } | undefined;
+      return [answer.stopReason, outcome?.outcome ?? null, outcome?.code ?? null];
+    }),
+  );
   expect(answers.map((answer) => answer.stopReason)).toEqual([
     'end_turn',
     'refusal',
@@ -117,6 +131,6 @@ test('--pass-through reads nothing: the host’s buzzContext reaches the agent, 
     'buzz-meta proxy: pass-through: prompts are not read and a host-sent _meta.buzzContext reaches the agent as sent\n' +
       'fixture: prompt echo\n',
   );
-  const { reports } = await readReports(readFileSync(file), AGENT.npub);
+  const reports = await reportsOf(file);
   expect(reports.map((report) => report.ok && report.trust)).toEqual(['verified']);
 }, 30_000);
