@@ -12,7 +12,7 @@ import type { BuzzClaim, ClaimOptions, Deduper } from '../dedup/types.js';
 const FIRST_POLL_MS = 25;
 
 /** A turn's claim, possibly made of several store claims, settled together. */
-export interface TurnClaim<E extends BuzzEvent> {
+interface TurnClaim<E extends BuzzEvent> {
   /** Events of `context.events` this turn claimed, in order. */
   readonly fresh: readonly E[];
   /** The other events of `context.events`, in order. */

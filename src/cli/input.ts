@@ -17,7 +17,7 @@ export interface FoundPrompt {
 }
 
 /** What the input held, besides its prompts. */
-export interface InputSummary {
+interface InputSummary {
   /** JSON values that were other methods or responses, skipped. */
   readonly skipped: number;
 }
@@ -26,7 +26,7 @@ export interface InputSummary {
  * The longest line accepted: 32 MiB, the ACP SDK's own message limit (`DEFAULT_MAX_MESSAGE_BYTES`),
  * so nothing a transport accepted is refused. Not imported: the command must run without the SDK.
  */
-export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 

@@ -12,7 +12,7 @@ import { renderTable, shown } from './render.js';
 import { type PromptReport, promptReport } from './report.js';
 
 /** Options of {@link inspect}. */
-export interface InspectOptions {
+interface InspectOptions {
   /** Print one JSON object per prompt (NDJSON) instead of the table. */
   readonly json?: boolean;
   /** Pinned agent key: v1 envelopes must verify against it. */
@@ -24,7 +24,7 @@ export interface InspectOptions {
  * one at a time (a capture of many prompts is never held whole); returns how many other messages
  * were skipped.
  */
-export async function forEachReport(
+async function forEachReport(
   bytes: Uint8Array,
   agentPubkey: string | undefined,
   onReport: (report: PromptReport) => void,
@@ -37,7 +37,7 @@ export async function forEachReport(
 }
 
 /** The reports of every prompt of `bytes`, read with an optional pinned key. */
-export async function readReports(
+async function readReports(
   bytes: Uint8Array,
   agentPubkey: string | undefined,
 ): Promise<{ reports: PromptReport[]; skipped: number }> {

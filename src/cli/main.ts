@@ -20,7 +20,7 @@ interface Outcome {
 }
 
 /** Where the command reads and writes; tests pass their own. */
-export interface CliIo {
+interface CliIo {
   /** Writes to stdout (text, or UTF-8 bytes). */
   readonly writeOut: (text: string | Uint8Array) => void;
   /** Writes to stderr. */
@@ -32,7 +32,7 @@ export interface CliIo {
 }
 
 /** The real process's stdio and environment. */
-export const processIo: CliIo = {
+const processIo: CliIo = {
   writeOut: (text) => process.stdout.write(text),
   writeErr: (text) => process.stderr.write(text),
   openStdin: () => (process.stdin.isTTY ? null : process.stdin),

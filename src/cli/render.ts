@@ -55,7 +55,7 @@ function eventRows(title: string, events: readonly EventReport[]): string[] {
 }
 
 /** The block of one prompt, lines without a trailing newline. */
-export function renderPrompt(report: PromptReport, index: number): string[] {
+function renderPrompt(report: PromptReport, index: number): string[] {
   const id = report.requestId === null ? '' : `, request id ${shown(String(report.requestId), MAX_REQUEST_ID)}`;
   const lines = [`prompt ${String(index + 1)} (line ${String(report.line)}${id})`];
   if (!report.ok) {

@@ -56,7 +56,7 @@ function collectKeys(
 }
 
 /** The distinct dedup keys of a claim, in order, and where each event's key sits (see {@link collectKeys}). */
-export interface ClaimKeys {
+interface ClaimKeys {
   readonly ids: string[];
   readonly slots: number[];
 }

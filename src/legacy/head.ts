@@ -40,7 +40,7 @@ export interface EventHead {
 }
 
 /** Why a block head could not be read: a sentence that echoes nothing received. */
-export interface HeadProblem {
+interface HeadProblem {
   readonly problem: string;
 }
 

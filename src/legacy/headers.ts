@@ -8,7 +8,7 @@
 import type { HeaderFamily } from './eras.js';
 
 /** What a section holds: this turn's events, or the cancelled turn of a merge. */
-export type SectionRole = 'events' | 'prior';
+type SectionRole = 'events' | 'prior';
 
 /** A recognized section header. */
 export interface SectionHeader {

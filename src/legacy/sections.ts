@@ -70,7 +70,7 @@ export function readSequence(
 }
 
 /** One section read, and where the text goes on. */
-export interface SectionStep {
+interface SectionStep {
   readonly section: SectionRead;
   /** The first line after the section. */
   readonly next: number;
