@@ -50,6 +50,7 @@ export default mergeConfig(
         'test/defaults/**',
         'test/docs/**',
         'test/cli/input-stream.test.ts',
+        'test/cli/executable.test.ts',
       ],
       env: { FAST_CHECK_RUNS: '100', FAST_CHECK_SEED: '1' },
       isolate: false,

@@ -266,7 +266,7 @@ const groups: BenchGroup[] = [
 ];
 
 groups.push(...(await readerGroups()));
-// Legacy scraper (issue 8): inputs are rendered before timing.
+// Legacy scraper: inputs are rendered before timing.
 const legacy = legacyGroups();
 groups.push(...legacy.groups);
 
@@ -429,13 +429,13 @@ for (const [id, what] of [
 }
 console.log(`legacy input sizes (characters): ${JSON.stringify(legacy.sizes)}`);
 
-// Forged deliveries (issue 7): single large operations, with their own printout.
+// Forged deliveries: single large operations, with their own printout.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'forged')) {
   const { runForgedBench } = await import('./forged.js');
   await runForgedBench();
 }
 
-// Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
+// Dedup: async, so measured after the synchronous groups, with its own printout.
 // `dedup-redis`: only the Redis rows (standalone and cluster, both clients, 1/4/8 workers);
 // `dedup-memory`: only the memory store's rows.
 const dedupWords = only?.split(',').map((word) => word.trim()) ?? ['dedup'];
@@ -446,7 +446,7 @@ if (dedupMemory || dedupRedis) {
   await runDedupBench({ memory: dedupMemory, redis: dedupRedis });
 }
 
-// buzz-meta/acp and the command (issue 10): child processes, so after everything in process.
+// buzz-meta/acp and the command: child processes, so after everything in process.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'acp')) {
   const { runAcpBench } = await import('./acp.js');
   await runAcpBench();

@@ -5,7 +5,7 @@
 import type { BuzzEvent } from '../context.js';
 import { BuzzMetaError } from '../errors.js';
 import { dedupKeyOf } from './event-key.js';
-import type { ClaimOptions, DedupClaimAnswer } from './types.js';
+import type { BuzzClaim, ClaimOptions, DedupClaimAnswer } from './types.js';
 
 /** Whether `text` can be (part of) a scope: non-empty, and no brace (it becomes a Redis hash tag). */
 function isScopePart(text: unknown): text is string {
@@ -71,15 +71,10 @@ export function claimKeys(channelId: string, events: readonly BuzzEvent[], cance
   return { ids, slots };
 }
 
-/** A claim's events by the store's answer about their keys. */
-export interface SortedEvents<E extends BuzzEvent> {
-  readonly fresh: readonly E[];
-  readonly seen: readonly E[];
-  readonly handled: readonly E[];
-  readonly held: readonly E[];
-  readonly carried: readonly BuzzEvent[];
-  readonly heldCancelled: readonly BuzzEvent[];
-}
+/** A claim's events by the store's answer about their keys: every list a claim has, each present. */
+export type SortedEvents<E extends BuzzEvent> = Required<
+  Pick<BuzzClaim<E>, 'fresh' | 'seen' | 'handled' | 'held' | 'carried' | 'heldCancelled'>
+>;
 
 /** Sorts the delivery's events and the cancelled ones it carries by the answers about their keys. */
 export function sortByAnswer<E extends BuzzEvent>(
