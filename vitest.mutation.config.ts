@@ -46,6 +46,7 @@ export default mergeConfig(
         'test/examples/**',
         'test/dedup/pool.test.ts',
         'test/dedup/redis-faults.test.ts',
+        'test/dedup/redis-missing.test.ts',
         'test/acp/races-stdio.test.ts',
         'test/defaults/**',
         'test/docs/**',

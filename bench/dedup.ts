@@ -20,7 +20,8 @@ import type { DedupStore, Deduper } from '../src/dedup/types.js';
 import { readBuzzContext } from '../src/read/read.js';
 import { chat, ENGINEERING } from '../test/legacy/fixtures.js';
 import { eventSection, prompt } from '../test/legacy/render.js';
-import { hasRedisServer, startRedisServer } from '../test/support/redis-server.js';
+import { redisInstalled } from '../test/support/redis-installed.js';
+import { startRedisServer } from '../test/support/redis-server.js';
 
 const CHANNEL = '5f0c3e59-8a5d-4c4f-9d2c-0a1b2c3d4e5f';
 const SENDER = '7ff0923d96f65f99e8c3b31bf25f3ba6c857acee433e7860c19b0e317b77757c';
@@ -177,7 +178,7 @@ async function scrapedIdsFigure(gc: () => void, count: number, chars: number, pe
 }
 
 async function redisFigures(): Promise<void> {
-  if (!hasRedisServer()) {
+  if (!redisInstalled()) {
     console.log('dedup, Redis store: SKIP (redis-server is not installed: apt-get install -y redis-server)');
     return;
   }

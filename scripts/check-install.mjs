@@ -10,13 +10,33 @@
 // 3. Type-checks every ```ts block of README.md there (strict, NodeNext), importing `buzz-meta`
 //    and `buzz-meta/host` as a user would, imports both entry points with plain node, and loads
 //    the reader's libsecp256k1 backend (it reads nostr-wasm's binary from the installed package).
-// 4. With `--measure N`: the median wall time of N fresh `node` processes that import
+// 4. The README's new project, taken from README.md by markers (HTML comments right before the
+//    fenced blocks): `<!-- scratch:setup -->` before a ```sh block of set-up commands,
+//    `<!-- scratch:agent -->` before the ```ts agent (written to agent.ts) and
+//    `<!-- scratch:host -->` before the ```ts host (host.ts); a marker may name another file
+//    (`<!-- scratch:agent first-agent.ts -->`) when the host spawns that name. The set-up block
+//    runs as written with `sh`, line by line (any failing line fails the check), in a folder
+//    called buzz-meta that holds the tarball, as the README's checkout does after `npm pack`;
+//    the folder it ends in is the project. Then `tsc --noEmit` with
+//    the project's own tsconfig must pass, and `node --import tsx` on the host must exit 0 with
+//    `end_turn` as its last line of output.
+// 5. With `--measure N`: the median wall time of N fresh `node` processes that import
 //    `buzz-meta`, minus the median of N that import nothing (docs/performance.md).
 // Nothing is skipped: without the registry the install fails, and so does this check.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { packIntoProject, run } from './scratch.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -28,15 +48,6 @@ const fail = (message) => {
   failures.push(message);
   console.error(`  ✗ ${message}`);
 };
-
-function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) {
-    console.error(result.stdout, result.stderr);
-    throw new Error(`${command} ${args.join(' ')} failed (exit ${String(result.status)})`);
-  }
-  return result.stdout;
-}
 
 /** Every installed copy of a package: its version and where it sits under node_modules. */
 function copiesOf(name, dir) {
@@ -78,22 +89,104 @@ function median(values) {
 /** Wall time of one fresh node process running `code`, in ms. */
 function timeProcess(cwd, code) {
   const start = process.hrtime.bigint();
-  run(process.execPath, ['--input-type=module', '-e', code], cwd);
+  run(process.execPath, ['--input-type=module', '-e', code], { cwd });
   return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** What each scratch marker stands before: the fence's info string and the default file name. */
+const MARKERS = {
+  setup: { info: 'sh' },
+  agent: { info: 'ts', file: 'agent.ts' },
+  host: { info: 'ts', file: 'host.ts' },
+};
+
+/**
+ * The README's marked blocks: `{ setup, agent, host }`, each `{ file, body }`, or a list of what is
+ * wrong with the markers.
+ */
+function markedBlocks(markdown) {
+  const found = {};
+  const problems = [];
+  const marker = /<!-- scratch:(\w+)(?: ([\w.-]+))? -->\n+```(\w*)\n/g;
+  for (const match of markdown.matchAll(marker)) {
+    const [, name, file, info] = match;
+    const expected = Object.hasOwn(MARKERS, name) ? MARKERS[name] : undefined;
+    const start = match.index + match[0].length;
+    const end = markdown.indexOf('\n```', start - 1);
+    if (expected === undefined) problems.push(`unknown marker scratch:${name}`);
+    else if (info !== expected.info) {
+      problems.push(`scratch:${name} stands before a \`\`\`${info} block, not \`\`\`${expected.info}`);
+    } else if (name in found) problems.push(`scratch:${name} appears twice`);
+    else found[name] = { file: file ?? expected.file, body: markdown.slice(start, end + 1) };
+  }
+  for (const name of Object.keys(MARKERS)) {
+    if (!(name in found)) problems.push(`no <!-- scratch:${name} --> marker before a fenced block`);
+  }
+  return problems.length > 0 ? { problems } : found;
+}
+
+/**
+ * Step 4: the README's set-up block, run as written next to the tarball, then its agent and host
+ * compiled with the project's tsc and run.
+ */
+function readmeProject(work, tarball) {
+  console.log("the README's new project: set-up block, tsc, the host running the agent");
+  const blocks = markedBlocks(readFileSync(path.join(root, 'README.md'), 'utf8'));
+  if ('problems' in blocks) {
+    for (const problem of blocks.problems) fail(`README.md: ${problem}`);
+    return;
+  }
+  const checkout = path.join(work, 'readme', 'buzz-meta');
+  mkdirSync(checkout, { recursive: true });
+  copyFileSync(tarball, path.join(checkout, path.basename(tarball)));
+  // One `{ line } || exit` per command line (continuations joined), so a failing command in an
+  // `a && b` line fails the whole block, as `sh -e` alone would not; the last line notes where
+  // the block left off.
+  const lines = blocks.setup.body
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  const script = [...lines.map((line) => `{ ${line}\n} || exit $?`), 'pwd > "$SCRATCH_PROJECT"'].join('\n');
+  const where = path.join(work, 'project-dir');
+  const started = Date.now();
+  const setup = spawnSync('sh', ['-c', script], {
+    cwd: checkout,
+    env: { ...process.env, SCRATCH_PROJECT: where },
+    encoding: 'utf8',
+  });
+  if (setup.status !== 0) {
+    fail(`the README's set-up block failed (exit ${String(setup.status)}):\n${setup.stdout}${setup.stderr}`);
+    return;
+  }
+  const project = readFileSync(where, 'utf8').trim();
+  console.log(`  ${String(lines.length)} set-up line(s) ran in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  writeFileSync(path.join(project, blocks.agent.file), blocks.agent.body);
+  writeFileSync(path.join(project, blocks.host.file), blocks.host.body);
+  const tsc = spawnSync(path.join(project, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', '.'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+  if (tsc.status !== 0) {
+    fail(`the README's agent and host do not compile in its new project:\n${tsc.stdout}${tsc.stderr}`);
+    return;
+  }
+  const version = spawnSync(path.join(project, 'node_modules', '.bin', 'tsc'), ['--version'], { encoding: 'utf8' });
+  console.log(
+    `  ${blocks.agent.file} and ${blocks.host.file} compile (${version.stdout.trim()}, the project's tsconfig)`,
+  );
+  const host = spawnSync(process.execPath, ['--import', 'tsx', blocks.host.file], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const last = host.stdout.trimEnd().split('\n').at(-1);
+  if (host.status === 0 && last === 'end_turn') console.log(`  node --import tsx ${blocks.host.file}: end_turn`);
+  else fail(`node --import tsx ${blocks.host.file} exited ${String(host.status)}:\n${host.stdout}${host.stderr}`);
 }
 
 const work = mkdtempSync(path.join(tmpdir(), 'buzz-meta-install-'));
 try {
-  console.log('npm pack');
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], root).replace(/^[^[]*/, ''));
-  const tarball = path.join(work, packed[0].filename);
-
-  const project = path.join(work, 'project');
-  run('mkdir', ['-p', project], work);
-  writeFileSync(
-    path.join(project, 'package.json'),
-    JSON.stringify({ name: 'scratch', version: '0.0.0', private: true, type: 'module' }, null, 2),
-  );
+  const { tarball, project } = packIntoProject(root, work, 'scratch');
   writeFileSync(
     path.join(project, 'tsconfig.json'),
     JSON.stringify(
@@ -128,7 +221,7 @@ try {
   ];
   console.log(`npm install (scratch project, no lockfile of ours): ${deps.map((d) => path.basename(d)).join(' ')}`);
   const started = Date.now();
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...deps], project);
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...deps], { cwd: project });
   console.log(`  installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   console.log('one copy of each @noble package');
@@ -156,8 +249,10 @@ try {
     "const reader = await createBuzzReader({ backend: 'wasm' });",
     "if (reader.backend !== 'wasm') throw new Error('the wasm backend did not load');",
   ].join('\n');
-  run(process.execPath, ['--input-type=module', '-e', probe], project);
+  run(process.execPath, ['--input-type=module', '-e', probe], { cwd: project });
   console.log('  ok');
+
+  readmeProject(work, tarball);
 
   if (samples > 0) {
     const empty = [];

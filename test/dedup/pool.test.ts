@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createDeduper } from '../../src/dedup/deduper.js';
 import { createRedisStore } from '../../src/dedup/redis-store.js';
 import { type RedisServer, startRedisServer } from '../support/redis-server.js';
@@ -25,9 +25,10 @@ const PER_CHANNEL = 100;
 let server: RedisServer;
 beforeAll(async () => {
   server = await startRedisServer();
-});
-afterAll(async () => {
-  await server.dispose();
+  // Torn down only when set up: a beforeAll that failed (no redis-server) leaves nothing to tear down.
+  return async () => {
+    await server.dispose();
+  };
 });
 
 /** A deterministic PRNG (mulberry32), so every run sees the same interleaving inputs. */

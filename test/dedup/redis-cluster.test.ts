@@ -8,7 +8,7 @@
  */
 import type { Cluster } from 'ioredis';
 import type { RedisClusterType } from 'redis';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { ioredisClusterDeduper } from '../../examples/redis-ioredis-cluster.js';
 import { nodeRedisClusterDeduper } from '../../examples/redis-node-cluster.js';
 import { createDeduper, type StoreErrorPolicy } from '../../src/dedup/deduper.js';
@@ -33,12 +33,12 @@ beforeAll(async () => {
   cluster = await startRedisCluster();
   node = (await nodeRedisClusterDeduper(cluster.ports.map((port) => `redis://127.0.0.1:${String(port)}`))).cluster;
   io = (await ioredisClusterDeduper(cluster.nodes)).cluster;
-});
-
-afterAll(async () => {
-  io.disconnect();
-  node.destroy();
-  await cluster.dispose();
+  // Torn down only when set up: a beforeAll that failed (no redis-server) leaves nothing to tear down.
+  return async () => {
+    io.disconnect();
+    node.destroy();
+    await cluster.dispose();
+  };
 });
 
 const timing = { leaseMs: 400, ttlMs: 700, marginMs: 50 };

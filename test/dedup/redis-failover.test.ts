@@ -8,7 +8,7 @@
  * write the killed master acknowledged but had not yet sent to its replica (the test allows the
  * events whose claim or commit that master answered in the last {@link WINDOW_MS} before the kill).
  */
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { ioredisClusterDeduper } from '../../examples/redis-ioredis-cluster.js';
 import { nodeRedisClusterDeduper } from '../../examples/redis-node-cluster.js';
 import { createDeduper } from '../../src/dedup/deduper.js';
@@ -35,9 +35,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 let cluster: RedisCluster;
 beforeAll(async () => {
   cluster = await startRedisCluster({ replicas: 1, nodeTimeoutMs: 500 });
-});
-afterAll(async () => {
-  await cluster.dispose();
+  // Torn down only when set up: a beforeAll that failed (no redis-server) leaves nothing to tear down.
+  return async () => {
+    await cluster.dispose();
+  };
 });
 
 interface Delivery {

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { agent, client, methods, type PromptRequest } from '@agentclientprotocol/sdk';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { nodeRedisDeduper } from '../../examples/redis-node-standalone.js';
 import { buzzHandlers } from '../../src/acp/index.js';
 import { createDeduper } from '../../src/dedup/deduper.js';
@@ -30,10 +30,11 @@ let wired: Awaited<ReturnType<typeof nodeRedisDeduper>>;
 beforeAll(async () => {
   server = await startRedisServer();
   wired = await nodeRedisDeduper(server.url, 'fail-closed');
-});
-afterAll(async () => {
-  wired.client.destroy();
-  await server.dispose();
+  // Torn down only when set up: a beforeAll that failed (no redis-server) leaves nothing to tear down.
+  return async () => {
+    wired.client.destroy();
+    await server.dispose();
+  };
 });
 
 describe('one redis-server, faults', () => {

@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { createDeduper } from '../../src/dedup/deduper.js';
 import { createRedisStore } from '../../src/dedup/redis-store.js';
 import { BuzzMetaError } from '../../src/errors.js';
@@ -38,12 +38,12 @@ beforeAll(async () => {
     // As above.
   });
   await io.connect();
-});
-
-afterAll(async () => {
-  io.disconnect();
-  client.destroy();
-  await server.dispose();
+  // Torn down only when set up: a beforeAll that failed (no redis-server) leaves nothing to tear down.
+  return async () => {
+    io.disconnect();
+    client.destroy();
+    await server.dispose();
+  };
 });
 
 // Leases long enough that a loaded CI machine does not see one lapse between two calls of a test.

@@ -4,7 +4,7 @@
  * Redis, so the other replica handles the retry once. A third process is another agent (another
  * pinned key) on the same Redis: a message mentioning both agents is handled by each.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
 import { type RedisServer, startRedisServer } from '../support/redis-server.js';
 import { CHANNEL_ID, sampleEnvelope } from '../envelope/sample.js';
@@ -23,12 +23,12 @@ beforeAll(async () => {
     startExample('pooled-agent', { ...env, REPLICA: 'b' }),
     startExample('pooled-agent', { ...env, BUZZ_AGENT_NPUB: STRANGER.npub, REPLICA: 'other agent' }),
   ]);
+  // Torn down only when set up: a beforeAll that failed (no redis-server) leaves nothing to tear down.
+  return async () => {
+    expect(await Promise.all([a.stop(), b.stop(), other.stop()])).toEqual([0, 0, 0]);
+    await redis.dispose();
+  };
 }, 30_000);
-
-afterAll(async () => {
-  expect(await Promise.all([a.stop(), b.stop(), other.stop()])).toEqual([0, 0, 0]);
-  await redis.dispose();
-});
 
 describe('examples/pooled-agent.ts', () => {
   test('a delivery handled by one replica is all-seen for the other', async () => {

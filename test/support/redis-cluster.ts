@@ -11,7 +11,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, hasRedisServer, sendRedisCommand, waitUntilReady } from './redis-server.js';
+import { REDIS_INSTALL_COMMAND, redisInstalled } from './redis-installed.js';
+import { freePort, sendRedisCommand, waitUntilReady } from './redis-server.js';
 
 /** A running three-master cluster. */
 export interface RedisCluster {
@@ -111,7 +112,7 @@ async function poll<T>(what: string, check: () => Promise<T | undefined>): Promi
  * once every node reports `cluster_state:ok` and every replica is in sync with its master.
  */
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisCluster> {
-  if (!hasRedisServer()) throw new Error('redis-server is not installed: apt-get install -y redis-server');
+  if (!redisInstalled()) throw new Error(`redis-server is not installed: ${REDIS_INSTALL_COMMAND}`);
   const replicas = options.replicas ?? 0;
   const taken = new Set<number>();
   const all: number[] = [];

@@ -1,15 +1,17 @@
 /**
  * A real `redis-server` for tests: started on a free loopback port with its own data directory,
  * stopped (and restarted, with its data) on demand, and always killed when the test process ends.
- * `.ci/run` installs redis-server when it is missing; without it these tests fail, they do not skip.
+ * `.ci/run` installs redis-server when it is missing; elsewhere, without it, vitest.config.ts leaves
+ * the Redis suites out with one line (test/support/redis-installed.ts).
  *
  * @packageDocumentation
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { REDIS_INSTALL_COMMAND, redisInstalled } from './redis-installed.js';
 
 /** A running (or stopped) redis-server of one test file. */
 export interface RedisServer {
@@ -28,11 +30,6 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
-
-/** Whether `redis-server` is on the PATH. */
-export function hasRedisServer(): boolean {
-  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-}
 
 /** A TCP port free on 127.0.0.1 right now. */
 export function freePort(): Promise<number> {
@@ -96,7 +93,7 @@ export async function waitUntilReady(port: number): Promise<void> {
 
 /** Starts a redis-server on a free loopback port. */
 export async function startRedisServer(): Promise<RedisServer> {
-  if (!hasRedisServer()) throw new Error('redis-server is not installed: apt-get install -y redis-server');
+  if (!redisInstalled()) throw new Error(`redis-server is not installed: ${REDIS_INSTALL_COMMAND}`);
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'buzz-meta-redis-'));
   let child: ChildProcess | undefined;

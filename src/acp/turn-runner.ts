@@ -1,0 +1,276 @@
+/**
+ * One prompt turn, whoever does the work: read the Buzz context once, enforce the reader's
+ * `minTrust` and the missing-context policy, claim the events through an optional deduper, run
+ * the work, and settle the claim the way the turn ended (commit on an answer, release on a
+ * failure or a `session/cancel`). `buzzHandlers` (the SDK wrapper) runs the agent's handler as the
+ * work; `buzz-meta proxy` runs "forward the prompt to the agent and await its answer". Nothing
+ * here loads the ACP SDK: its types only.
+ */
+import type { MaybePromise, PromptRequest, PromptResponse } from '@agentclientprotocol/sdk';
+import type { BuzzContext, BuzzEvent } from '../context.js';
+import type { ClaimOptions, Deduper } from '../dedup/types.js';
+import { BuzzMetaError, type Result } from '../errors.js';
+import { channelKey, senderKey, threadKey } from '../keys.js';
+import type { BuzzReader } from '../read/reader.js';
+import { claimTurn } from './held.js';
+import { type Turn, TurnRegistry } from './turns.js';
+
+/** What the wrapper does with a prompt that carries no Buzz context (`no_buzz_context`). */
+export type MissingContextPolicy = 'pass' | 'refuse';
+
+/** Partition keys of a turn, computed once (see `channelKey`, `senderKey`, `threadKey`). */
+export interface BuzzTurnKeys {
+  /** `buzz:channel:<uuid>`. */
+  readonly channel: string;
+  /** `buzz:pubkey:<hex>` of the last event's sender; `null` for a delivery without events. */
+  readonly sender: string | null;
+  /** `buzz:thread:<root id>`, or `null` where the source carries no thread facts. */
+  readonly thread: string | null;
+}
+
+/** The Buzz facts of one turn, as the agent's handler receives them. */
+export interface BuzzTurn<C extends BuzzContext = BuzzContext> {
+  /** The context, read once; typed by the reader's `minTrust`. */
+  readonly context: C;
+  /** Partition keys of the context. */
+  readonly keys: BuzzTurnKeys;
+  /** Events to act on: all of `context.events` without a deduper, else the ones this turn claimed. */
+  readonly fresh: readonly C['events'][number][];
+  /** Events already handled or in flight elsewhere (always empty without a deduper). */
+  readonly seen: readonly C['events'][number][];
+  /**
+   * Cancelled events of a Steer/Interrupt merge (`context.cancelledEvents`) this turn took over
+   * because their own turn never finished them: act on them too. Without a deduper, all of them.
+   * A restart re-prompt (the interrupted turn sent again, no new event) has only these.
+   */
+  readonly carried: readonly BuzzEvent[];
+}
+
+/** Why the wrapper answered a prompt without calling the handler. */
+export type BuzzPromptOutcome =
+  | {
+      readonly outcome: 'refused';
+      readonly code: BuzzMetaError['code'];
+      readonly path: string;
+      readonly reason: string;
+    }
+  | { readonly outcome: 'all-seen'; readonly seen: number }
+  | { readonly outcome: 'cancelled' }
+  /** Events still in flight in another turn after `heldWaitMs`: answered with a `dedup_events_held` error. */
+  | { readonly outcome: 'held'; readonly held: number };
+
+/**
+ * The key under which the wrapper's own answers say why (`PromptResponse._meta[BUZZ_OUTCOME_META_KEY]`,
+ * a {@link BuzzPromptOutcome}).
+ */
+export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
+
+/** The policy of a {@link TurnRunner}: the part of `BuzzHandlersOptions` that is not about the SDK. */
+export interface TurnPolicy<C extends BuzzContext> {
+  readonly reader: BuzzReader<C>;
+  readonly deduper?: Deduper | undefined;
+  readonly missing?: MissingContextPolicy | undefined;
+  readonly prefix?: string | undefined;
+  readonly onOutcome?: ((outcome: BuzzPromptOutcome, params: PromptRequest) => void) | undefined;
+  readonly heldWaitMs?: number | undefined;
+  readonly dedupNamespace?: string | null | undefined;
+}
+
+/**
+ * How a turn cancelled while its work runs is answered:
+ * - `'at-once'`: `cancelled`, as soon as the cancel arrives; what the work returns or throws later
+ *   is ignored (the SDK wrapper: the handler runs in this process and ACP wants the answer now);
+ * - `'by-work'`: with what the work answers or throws once it ends (the proxy: the agent itself
+ *   answers its cancelled prompt, and its last `session/update`s must reach the host before that).
+ * Either way the claim is released when the cancel arrives.
+ */
+export type CancelAnswer = 'at-once' | 'by-work';
+
+/** The work of a turn: the handler's call, or the prompt forwarded to the agent. */
+export type TurnWork<C extends BuzzContext> = (
+  buzz: BuzzTurn<C> | undefined,
+  signal: AbortSignal,
+) => MaybePromise<PromptResponse>;
+
+const DEFAULT_HELD_WAIT_MS = 2_000;
+/** What the race between the work and a cancel yields when the cancel wins. */
+const CANCELLED: unique symbol = Symbol('cancelled');
+
+/** Whether `turn` is cancelled now: a call, so that no narrowing from before an await is trusted. */
+function cancelledNow(turn: Turn): boolean {
+  return turn.cancelled;
+}
+
+/** The error of a prompt whose events another turn still holds: the host's retry finds them settled. */
+function eventsHeld(): BuzzMetaError {
+  return BuzzMetaError.of(
+    'dedup_events_held',
+    '',
+    'events of this prompt are in flight in another turn that has not settled yet; retry the prompt later',
+  );
+}
+
+/** The turns of one connection: its policy, resolved once, and the turns in flight per session. */
+export class TurnRunner<C extends BuzzContext> {
+  readonly #reader: BuzzReader<C>;
+  readonly #deduper: Deduper | undefined;
+  readonly #onOutcome: TurnPolicy<C>['onOutcome'];
+  readonly #refuseMissing: boolean;
+  readonly #keyOptions: { readonly prefix: string } | undefined;
+  readonly #heldWaitMs: number;
+  readonly #claimOptions: ClaimOptions;
+  readonly #cancelAnswer: CancelAnswer;
+  readonly #turns = new TurnRegistry();
+
+  /** @throws BuzzMetaError `invalid_option` for a bad `heldWaitMs`. */
+  constructor(policy: TurnPolicy<C>, cancelAnswer: CancelAnswer = 'at-once') {
+    ({ reader: this.#reader, deduper: this.#deduper, onOutcome: this.#onOutcome } = policy);
+    this.#refuseMissing = policy.missing === 'refuse';
+    this.#keyOptions = policy.prefix === undefined ? undefined : { prefix: policy.prefix };
+    this.#cancelAnswer = cancelAnswer;
+    const heldWaitMs = policy.heldWaitMs ?? DEFAULT_HELD_WAIT_MS;
+    if (!Number.isSafeInteger(heldWaitMs) || heldWaitMs < 0) {
+      throw BuzzMetaError.of(
+        'invalid_option',
+        '/heldWaitMs',
+        'heldWaitMs must be a non-negative integer number of ms.',
+      );
+    }
+    this.#heldWaitMs = heldWaitMs;
+    const namespace = policy.dedupNamespace === undefined ? this.#reader.agentPubkey : policy.dedupNamespace;
+    this.#claimOptions = namespace === null || namespace === undefined ? {} : { namespace };
+  }
+
+  /**
+   * `session/prompt`: refuses a failed read at once, else runs the turn of `params.sessionId`
+   * with `work`. `signal` is the request's own (connection closed, `$/cancel_request`).
+   * @throws BuzzMetaError `dedup_events_held` when another turn still holds events of this one.
+   */
+  async prompt(params: PromptRequest, signal: AbortSignal, work: TurnWork<C>): Promise<PromptResponse> {
+    const read = this.#reader.read(params);
+    if (!read.ok) {
+      const { code, path, reason } = read.error;
+      if (code !== 'no_buzz_context' || this.#refuseMissing) {
+        return this.#answer(params, 'refusal', { outcome: 'refused', code, path, reason });
+      }
+    }
+    return this.#turns.run(params.sessionId, signal, async (turn) => {
+      // A merged prompt claims only once the session's cancelled turns released their events.
+      await this.#turns.cancelledBefore(params.sessionId, turn);
+      if (cancelledNow(turn)) return this.#answer(params, 'cancelled', { outcome: 'cancelled' });
+      if (!read.ok) return this.#call(params, signal, turn, undefined, work);
+      const started = await this.#start(params, read.context, turn);
+      return started.ok ? this.#call(params, signal, turn, started.value, work) : started.error;
+    });
+  }
+
+  /** `session/cancel`: cancels the session's turns in flight (their claims are released). */
+  async cancel(sessionId: string): Promise<void> {
+    await this.#turns.cancel(sessionId);
+  }
+
+  /** Answers the prompt itself, telling `onOutcome` and the host why. */
+  #answer(params: PromptRequest, stopReason: PromptResponse['stopReason'], outcome: BuzzPromptOutcome): PromptResponse {
+    this.#onOutcome?.(outcome, params);
+    return { stopReason, _meta: { [BUZZ_OUTCOME_META_KEY]: outcome } };
+  }
+
+  /**
+   * The turn's Buzz facts, its events claimed through the deduper (when there is one), or the
+   * answer the wrapper gives instead: cancelled meanwhile, or nothing left to do.
+   */
+  async #start(params: PromptRequest, context: C, turn: Turn): Promise<Result<BuzzTurn<C>, PromptResponse>> {
+    let fresh: readonly C['events'][number][] = context.events;
+    let seen: readonly C['events'][number][] = [];
+    let carried: readonly BuzzEvent[] = context.cancelledEvents;
+    const deduper = this.#deduper;
+    if (deduper !== undefined) {
+      const claimed = await claimTurn(deduper, context, {
+        claim: this.#claimOptions,
+        waitMs: this.#heldWaitMs,
+        signal: turn.signal,
+      });
+      await turn.hold(claimed.claim);
+      if (cancelledNow(turn)) return { ok: false, error: this.#answer(params, 'cancelled', { outcome: 'cancelled' }) };
+      if (claimed.held > 0) {
+        // Success would tell the host these events are done while nobody has handled them.
+        await turn.release();
+        this.#onOutcome?.({ outcome: 'held', held: claimed.held }, params);
+        throw eventsHeld();
+      }
+      ({ fresh, seen, carried } = claimed);
+    }
+    const leftToOthers = eventsLeftToOthers(context, fresh, seen, carried);
+    if (leftToOthers > 0) {
+      await turn.release();
+      return { ok: false, error: this.#answer(params, 'end_turn', { outcome: 'all-seen', seen: leftToOthers }) };
+    }
+    return { ok: true, value: { context, keys: this.#keysOf(context), fresh, seen, carried } };
+  }
+
+  /**
+   * Runs the work and settles the turn's claim the way the turn ended: committed on an answer,
+   * released on a throw, a cancel, or the work's own `cancelled`.
+   */
+  async #call(
+    params: PromptRequest,
+    requestSignal: AbortSignal,
+    turn: Turn,
+    buzz: BuzzTurn<C> | undefined,
+    work: TurnWork<C>,
+  ): Promise<PromptResponse> {
+    const signal = AbortSignal.any([requestSignal, turn.signal]);
+    const atOnce = this.#cancelAnswer === 'at-once';
+    let response: PromptResponse | typeof CANCELLED;
+    try {
+      const running = Promise.resolve(work(buzz, signal));
+      if (atOnce) {
+        // Work that never settles is still answered `cancelled` at once; what it returns later is ignored.
+        running.catch(() => undefined);
+        response = await Promise.race([running, turn.whenCancelled.then((): typeof CANCELLED => CANCELLED)]);
+      } else {
+        response = await running;
+      }
+    } catch (error) {
+      await turn.release();
+      // A handler that stops on the abort signal throws: that is the cancellation, not a failure.
+      if (atOnce && cancelledNow(turn)) return this.#answer(params, 'cancelled', { outcome: 'cancelled' });
+      throw error;
+    }
+    if (response === CANCELLED || cancelledNow(turn)) {
+      await turn.release();
+      return atOnce || response === CANCELLED ? this.#answer(params, 'cancelled', { outcome: 'cancelled' }) : response;
+    }
+    // Work that says it was cancelled did not finish its events: they stay to be handled.
+    if (response.stopReason === 'cancelled') {
+      await turn.release();
+      return response;
+    }
+    await turn.commit();
+    return response;
+  }
+
+  #keysOf(context: C): BuzzTurnKeys {
+    const keyOptions = this.#keyOptions;
+    return {
+      channel: channelKey(context, keyOptions),
+      sender: context.events.length === 0 ? null : senderKey(context, keyOptions),
+      thread: threadKey(context, keyOptions),
+    };
+  }
+}
+
+/**
+ * How many events a turn with nothing to act on leaves to others (0 when it has work, or names no
+ * events): the delivery's seen events, and its cancelled ones handled elsewhere. A restart
+ * re-prompt carries only cancelled events, so once their own turn finished them it has no work.
+ */
+function eventsLeftToOthers(
+  context: BuzzContext,
+  fresh: readonly BuzzEvent[],
+  seen: readonly BuzzEvent[],
+  carried: readonly BuzzEvent[],
+): number {
+  if (fresh.length > 0 || carried.length > 0) return 0;
+  return seen.length + context.cancelledEvents.length;
+}
