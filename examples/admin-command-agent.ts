@@ -11,16 +11,23 @@ import { randomUUID } from 'node:crypto';
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { buzzHandlers, connectStdio } from '../src/acp/index.js';
 import { createBuzzReader, createDeduper, toHexPubkey } from '../src/index.js';
+import { startUp } from './start-up.js';
 
-const reader = await createBuzzReader({
-  agentPubkey: toHexPubkey(process.env.BUZZ_AGENT_NPUB ?? ''),
-  minTrust: 'asserted', // drafts too: most hosts send no signed envelope yet
-});
-const admins = new Set(
-  (process.env.BUZZ_ADMIN_NPUBS ?? '')
-    .split(',')
-    .filter((npub) => npub !== '')
-    .map(toHexPubkey),
+const reader = await startUp('admin-command-agent', () =>
+  createBuzzReader({
+    agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '',
+    minTrust: 'asserted', // drafts too: most hosts send no signed envelope yet
+  }),
+);
+const admins = await startUp(
+  'admin-command-agent',
+  () =>
+    new Set(
+      (process.env.BUZZ_ADMIN_NPUBS ?? '')
+        .split(',')
+        .filter((npub) => npub !== '')
+        .map(toHexPubkey),
+    ),
 );
 
 const buzz = buzzHandlers({ reader, deduper: createDeduper(), missing: 'refuse' }, async ({ params, client, buzz }) => {

@@ -11,17 +11,21 @@ import { randomUUID } from 'node:crypto';
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { buzzHandlers, connectStdio } from '../src/acp/index.js';
 import { createBuzzReader, createDeduper, toHexPubkey } from '../src/index.js';
+import { startUp } from './start-up.js';
 
-const reader = await createBuzzReader({
-  agentPubkey: toHexPubkey(process.env.BUZZ_AGENT_NPUB ?? ''),
-  minTrust: 'verified',
-});
+const reader = await startUp('authz-agent', () =>
+  createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '', minTrust: 'verified' }),
+);
 // Fail at start-up on a malformed entry: a typo must not silently shrink (or empty) the list.
-const allowed = new Set(
-  (process.env.BUZZ_ALLOWED_NPUBS ?? '')
-    .split(',')
-    .filter((s) => s !== '')
-    .map(toHexPubkey),
+const allowed = await startUp(
+  'authz-agent',
+  () =>
+    new Set(
+      (process.env.BUZZ_ALLOWED_NPUBS ?? '')
+        .split(',')
+        .filter((s) => s !== '')
+        .map(toHexPubkey),
+    ),
 );
 
 const buzz = buzzHandlers({ reader, deduper: createDeduper(), missing: 'refuse' }, async ({ params, client, buzz }) => {

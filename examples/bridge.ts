@@ -11,11 +11,12 @@
 import { randomUUID } from 'node:crypto';
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { buzzHandlers, connectStdio } from '../src/acp/index.js';
-import { createBuzzReader, partitionId, toHexPubkey } from '../src/index.js';
+import { createBuzzReader, partitionId } from '../src/index.js';
+import { startUp } from './start-up.js';
 
 const upstream = process.env.UPSTREAM_URL ?? '';
 const unit = process.env.PARTITION_UNIT === 'sender' ? 'sender' : 'channel';
-const reader = await createBuzzReader({ agentPubkey: toHexPubkey(process.env.BUZZ_AGENT_NPUB ?? '') });
+const reader = await startUp('bridge', () => createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '' }));
 
 const buzz = buzzHandlers({ reader, missing: 'refuse' }, async ({ params, client, signal, buzz }) => {
   const partition = partitionId(buzz.context, { unit });

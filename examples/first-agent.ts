@@ -8,7 +8,14 @@ import { createBuzzReader, createDeduper } from '../src/index.js';
 import { buzzHandlers, connectStdio } from '../src/acp/index.js';
 
 // This agent's own npub, pinned in its configuration (`npx buzz-meta keygen` makes one).
-const reader = await createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '', minTrust: 'verified' });
+// A missing or malformed key stops it at start-up with one line, not after every prompt.
+const reader = await createBuzzReader({
+  agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '',
+  minTrust: 'verified',
+}).catch((error: unknown) => {
+  console.error(`my-agent: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 const turnsBySender = new Map<string, number>(); // per-sender state, keyed by a proven identity
 
 const buzz = buzzHandlers({ reader, deduper: createDeduper(), missing: 'refuse' }, ({ buzz }) => {

@@ -4,6 +4,7 @@
 // --- snippet ---
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { client, methods, PROTOCOL_VERSION, type PromptRequest } from '@agentclientprotocol/sdk';
 import { childStream } from '../src/acp/index.js';
 import { generateSecretKey, getPublicKey, signEvent, withBuzzEnvelope } from '../src/host.js';
@@ -12,7 +13,8 @@ import { toNpub } from '../src/index.js';
 const agentKey = generateSecretKey(); // the host signs envelopes with the agent's key
 const ownerKey = generateSecretKey(); // a human in the channel
 const channelId = randomUUID();
-const child = spawn(process.execPath, ['--import', 'tsx', new URL('first-agent.ts', import.meta.url).pathname], {
+const agentFile = fileURLToPath(new URL('first-agent.ts', import.meta.url));
+const child = spawn(process.execPath, ['--import', 'tsx', agentFile], {
   stdio: ['pipe', 'pipe', 'inherit'],
   env: { ...process.env, BUZZ_AGENT_NPUB: toNpub(getPublicKey(agentKey)) },
 });
@@ -21,12 +23,18 @@ const event = signEvent(
   { kind: 9, created_at: Math.floor(Date.now() / 1000), tags: [['h', channelId]], content: 'hi' },
   ownerKey,
 );
-const answer = await client({ name: 'my-host' }).connectWith(childStream(child), async (agent) => {
-  await agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
-  const { sessionId } = await agent.request(methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });
-  const envelope = { agentSecretKey: agentKey, channelId, ownerPubkey: getPublicKey(ownerKey), events: [event] };
-  const prompt: PromptRequest = { sessionId, prompt: [{ type: 'text', text: 'hi' }] };
-  return agent.request(methods.agent.session.prompt, withBuzzEnvelope(prompt, envelope));
-});
-console.log(answer.stopReason); // 'end_turn'
-child.stdin.end();
+try {
+  const answer = await client({ name: 'my-host' }).connectWith(childStream(child), async (agent) => {
+    await agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
+    const { sessionId } = await agent.request(methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });
+    const envelope = { agentSecretKey: agentKey, channelId, ownerPubkey: getPublicKey(ownerKey), events: [event] };
+    const prompt: PromptRequest = { sessionId, prompt: [{ type: 'text', text: 'hi' }] };
+    return agent.request(methods.agent.session.prompt, withBuzzEnvelope(prompt, envelope));
+  });
+  console.log(answer.stopReason); // 'end_turn'
+  child.stdin.end(); // the agent exits when its stdin ends
+} catch (error) {
+  console.error(`my-host: ${error instanceof Error ? error.message : String(error)}`);
+  child.kill(); // a failed request leaves no agent running
+  process.exitCode = 1;
+}

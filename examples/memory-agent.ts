@@ -11,10 +11,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { buzzHandlers, connectStdio } from '../src/acp/index.js';
-import { createBuzzReader, createDeduper, toHexPubkey } from '../src/index.js';
+import { createBuzzReader, createDeduper } from '../src/index.js';
 import { LONG_TASK, type MemoryReport } from './memory-report.js';
+import { startUp } from './start-up.js';
 
-const reader = await createBuzzReader({ agentPubkey: toHexPubkey(process.env.BUZZ_AGENT_NPUB ?? '') });
+const reader = await startUp('memory-agent', () =>
+  createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '' }),
+);
 const deduper = createDeduper(); // one process: the memory store; a pool shares Redis (pooled-agent.ts)
 const channelMemory = new Map<string, string[]>();
 const senderMemory = new Map<string, number>();

@@ -10,16 +10,19 @@ import { randomUUID } from 'node:crypto';
 import { agent, methods, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { createClient } from 'redis';
 import { buzzHandlers, connectStdio } from '../src/acp/index.js';
-import { createBuzzReader, createDeduper, toHexPubkey } from '../src/index.js';
+import { createBuzzReader, createDeduper } from '../src/index.js';
 import { createRedisStore } from '../src/redis.js';
+import { startUp } from './start-up.js';
 
 const replica = process.env.REPLICA ?? 'replica';
+// The key first: a misconfigured agent should not wait for Redis to say so.
+const reader = await startUp('pooled-agent', () =>
+  createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '' }),
+);
 // No offline queue: while Redis is down, claims fail at once and the deduper's policy applies.
 const redis = createClient({ url: process.env.REDIS_URL ?? '', disableOfflineQueue: true });
 redis.on('error', () => undefined); // reconnects on its own; failures surface through the deduper
-await redis.connect();
-
-const reader = await createBuzzReader({ agentPubkey: toHexPubkey(process.env.BUZZ_AGENT_NPUB ?? '') });
+await startUp('pooled-agent', () => redis.connect());
 const deduper = createDeduper({ store: createRedisStore({ client: redis }), onStoreError: 'fail-closed' });
 
 const buzz = buzzHandlers({ reader, deduper, missing: 'refuse' }, async ({ params, client, buzz }) => {

@@ -49,7 +49,7 @@ function eventJson(event: RenderEvent, era: RenderEra): Json {
     createdAt: event.created_at,
     content: event.content,
   };
-  if (rich || v2Tags) out.tags = event.tags;
+  if (rich || v2Tags) out.tags = event.tags.map((tag) => [...tag]);
   if (rich && event.label !== undefined) out.senderLabel = event.label;
   return out;
 }

@@ -435,7 +435,13 @@ function invalidEnvelopes(): ReadVector[] {
       `${B}/events/0/tags`,
       ['event_channel_mismatch'],
     ),
-    refused('minTrust verified without a pinned key', { buzz: sample }, { minTrust: 'verified' }, 'trust_too_low', B),
+    refused(
+      'minTrust verified without a pinned key: options that could accept nothing are refused',
+      { buzz: sample },
+      { minTrust: 'verified' },
+      'invalid_option',
+      '/agentPubkey',
+    ),
     refused(
       'content tampered, read without a key (unkeyed hashes still checked)',
       { buzz: tampered },

@@ -1,6 +1,7 @@
 /**
  * `buzz-meta/host`: build signed v1 envelopes the way buzz-acp does, for TypeScript hosts,
- * test doubles and demos. Agents do not need this entry point.
+ * test doubles and demos, and render the prompt text legacy hosts send instead
+ * (`renderPromptText`), to test an agent's scraped path. Agents need it only in their tests.
  *
  * @packageDocumentation
  * @module buzz-meta/host
@@ -18,6 +19,9 @@ export {
   type NostrEvent,
 } from './envelope/build.js';
 export { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+export type { PromptTextChannel, PromptTextEvent } from './legacy/render-event.js';
+export type { PromptTextContext, PromptTextEra } from './legacy/render-sections.js';
+export { renderPromptText, type PromptTextBlock, type PromptTextInput } from './legacy/render.js';
 
 /** The parts of ACP `session/prompt` params this helper touches: `_meta`, when present, is an object or `null`. */
 export interface PromptParamsLike {

@@ -79,10 +79,32 @@ export function isNpub(text: unknown): text is `npub1${string}` {
 
 /** Where a `nostr:` URI (NIP-21) starts; compared case-insensitively. */
 const NOSTR_URI_PREFIX = 'nostr:';
+/** Where a NIP-19 secret key starts; compared case-insensitively. */
+const NSEC_PREFIX = 'nsec1';
+
+/** Whether `text`, after leading white space and a `nostr:` prefix, starts like an nsec. */
+function looksLikeNsec(text: string): boolean {
+  let bare = text
+    .trimStart()
+    .slice(0, NOSTR_URI_PREFIX.length + NSEC_PREFIX.length)
+    .toLowerCase();
+  if (bare.startsWith(NOSTR_URI_PREFIX)) bare = bare.slice(NOSTR_URI_PREFIX.length);
+  return bare.startsWith(NSEC_PREFIX);
+}
 
 function decodeNpub(text: string): string {
   if (text === '') {
     throw BuzzMetaError.of('invalid_npub', '', 'the pubkey is empty: give an npub or 64 hex digits');
+  }
+  // First, and before decoding: a secret was pasted, whatever else is wrong with it (a space, a
+  // `nostr:` prefix, a typo), and that is what to say.
+  if (looksLikeNsec(text)) {
+    throw BuzzMetaError.of(
+      'invalid_npub',
+      '',
+      'this is an nsec, a secret key: never give it to an agent or share it; pin the npub instead ' +
+        '(`buzz-meta keygen` prints both), and make a new key pair if the nsec was seen by anyone',
+    );
   }
   if (text.trim() !== text) {
     throw BuzzMetaError.of(

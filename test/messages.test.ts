@@ -3,8 +3,9 @@
  * an empty environment variable, a forgotten options argument, an npub where the builder wants
  * hex), pinned one per test: each must say what to do, and none may echo the value received.
  */
+import { nsecEncode } from 'nostr-tools/nip19';
 import { describe, expect, test } from 'vitest';
-import { toHexPubkey, verifyBuzzEnvelope } from '../src/index.js';
+import { createBuzzReader, readBuzzContext, toHexPubkey, verifyBuzzEnvelope } from '../src/index.js';
 import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../src/host.js';
 import { thrownBuzzError } from './support/thrown.js';
 
@@ -56,6 +57,66 @@ describe('toHexPubkey', () => {
       '',
       'not a valid npub (bad characters, mixed case or checksum)',
     ]);
+  });
+});
+
+describe('an nsec where a pubkey goes', () => {
+  const NSEC_MESSAGE =
+    'this is an nsec, a secret key: never give it to an agent or share it; pin the npub instead ' +
+    '(`buzz-meta keygen` prints both), and make a new key pair if the nsec was seen by anyone';
+
+  test.each([
+    ['an nsec', (nsec: string) => nsec],
+    ['an nsec in upper case', (nsec: string) => nsec.toUpperCase()],
+    ['an nsec with a typo', (nsec: string) => nsec.slice(0, -1) + (nsec.endsWith('q') ? 'p' : 'q')],
+    ['an nsec with a trailing newline', (nsec: string) => nsec + '\n'],
+    ['an nsec as a nostr: URI', (nsec: string) => 'nostr:' + nsec],
+  ])('%s gets its own warning, and the message never echoes it', (_, paste) => {
+    const nsec = nsecEncode(generateSecretKey());
+    const error = thrownBuzzError(() => toHexPubkey(paste(nsec)));
+    expect([error.code, error.path, error.message]).toEqual(['invalid_npub', '', NSEC_MESSAGE]);
+    expect(error.message).not.toContain(nsec.slice(5, 15));
+  });
+
+  test('as agentPubkey: the same warning at /agentPubkey, from the reader and from a read', async () => {
+    const nsec = nsecEncode(generateSecretKey());
+    await expect(createBuzzReader({ agentPubkey: nsec })).rejects.toMatchObject({
+      code: 'invalid_npub',
+      path: '/agentPubkey',
+      message: `/agentPubkey: ${NSEC_MESSAGE}`,
+    });
+    const read = readBuzzContext({ prompt: [] }, { agentPubkey: nsec });
+    expect(read.ok ? null : [read.error.code, read.error.path, read.error.reason]).toEqual([
+      'invalid_npub',
+      '/agentPubkey',
+      NSEC_MESSAGE,
+    ]);
+  });
+});
+
+describe('options that could accept nothing, and an empty key', () => {
+  test("minTrust 'verified' without agentPubkey is refused at start, saying what to add", async () => {
+    const expected = {
+      code: 'invalid_option',
+      path: '/agentPubkey',
+      message:
+        '/agentPubkey: minTrust "verified" needs agentPubkey: without the agent’s own npub nothing verifies, so every prompt would be refused',
+    };
+    await expect(createBuzzReader({ minTrust: 'verified' })).rejects.toMatchObject(expected);
+    await expect(createBuzzReader({ minTrust: 'verified', scrape: false })).rejects.toMatchObject(expected);
+    const read = readBuzzContext({ prompt: [] }, { minTrust: 'verified' });
+    expect(read.ok ? null : read.error.message).toBe(expected.message);
+  });
+
+  test("an empty agentPubkey (an unset variable read with ?? '') says what to set", async () => {
+    await expect(
+      createBuzzReader({ agentPubkey: process.env.BUZZ_META_TEST_UNSET_VARIABLE ?? '', minTrust: 'verified' }),
+    ).rejects.toMatchObject({
+      code: 'invalid_option',
+      path: '/agentPubkey',
+      message:
+        '/agentPubkey: agentPubkey is empty: set it to the agent’s own npub from configuration (e.g. BUZZ_AGENT_NPUB)',
+    });
   });
 });
 

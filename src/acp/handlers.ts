@@ -16,10 +16,24 @@ import type {
 import type { BuzzContext } from '../context.js';
 import type { Deduper } from '../dedup/types.js';
 import type { BuzzReader } from '../read/reader.js';
-import { type BuzzPromptOutcome, type BuzzTurn, type MissingContextPolicy, TurnRunner } from './turn-runner.js';
+import { acpSdk } from './sdk.js';
+import {
+  type BuzzPromptOutcome,
+  type BuzzTurn,
+  BuzzTurnError,
+  type MissingContextPolicy,
+  TURN_ERROR_CODE,
+  TurnRunner,
+} from './turn-runner.js';
 
 export { BUZZ_OUTCOME_META_KEY } from './turn-runner.js';
-export type { BuzzPromptOutcome, BuzzTurn, BuzzTurnKeys, MissingContextPolicy } from './turn-runner.js';
+export type {
+  BuzzPromptOutcome,
+  BuzzTurn,
+  BuzzTurnErrorData,
+  BuzzTurnKeys,
+  MissingContextPolicy,
+} from './turn-runner.js';
 
 /** What the agent's handler receives: the SDK's request context, plus `buzz`. */
 export type BuzzPromptContext<
@@ -80,8 +94,10 @@ export interface BuzzHandlers {
  *   a restart re-prompt whose interrupted turn finished its events): `stopReason: 'end_turn'`,
  *   outcome `all-seen`;
  * - `session/cancel` before the handler started: `stopReason: 'cancelled'`;
- * - events still in flight in another turn after `heldWaitMs`: a JSON-RPC error carrying
- *   `dedup_events_held` (outcome `held` to `onOutcome`), so the host retries the prompt.
+ * - events still in flight in another turn after `heldWaitMs`, or a dedup store that failed under
+ *   `onStoreError: 'fail-closed'`: a JSON-RPC error `-32603` whose `data` is a {@link BuzzTurnErrorData}
+ *   (`code` `dedup_events_held` or `dedup_store_unavailable`, outcome `held` or `dedup-unavailable`,
+ *   also to `onOutcome`), so the host retries the prompt.
  *
  * Each answer carries a {@link BuzzPromptOutcome} in `_meta.buzzMeta`. A turn cancelled while the
  * handler runs is answered `cancelled` at once, as ACP asks; what the handler returns or throws
@@ -112,16 +128,24 @@ export function buzzHandlers<C extends BuzzContext, M extends MissingContextPoli
   const onCancel = options.onCancel;
   return {
     prompt: (request) =>
-      runner.prompt(request.params, request.signal, (buzz, signal) =>
-        handler({
-          method: request.method,
-          params: request.params,
-          signal,
-          client: request.client,
-          requestId: request.requestId,
-          buzz: buzz as BuzzPromptContext<C, M>['buzz'],
+      runner
+        .prompt(request.params, request.signal, (buzz, signal) =>
+          handler({
+            method: request.method,
+            params: request.params,
+            signal,
+            client: request.client,
+            requestId: request.requestId,
+            buzz: buzz as BuzzPromptContext<C, M>['buzz'],
+          }),
+        )
+        .catch((error: unknown) => {
+          // The SDK writes a RequestError as it is; anything else becomes `Internal error` without the code.
+          if (error instanceof BuzzTurnError) {
+            throw new (acpSdk().RequestError)(TURN_ERROR_CODE, 'Internal error', error.data);
+          }
+          throw error;
         }),
-      ),
     cancel: async (notification) => {
       await runner.cancel(notification.params.sessionId);
       await onCancel?.(notification);

@@ -7,6 +7,7 @@
  */
 import type { BuzzContext, BuzzEvent } from '../context.js';
 import type { BuzzClaim, ClaimOptions, Deduper } from '../dedup/types.js';
+import type { BuzzMetaError } from '../errors.js';
 
 /** The first pause between two claims of held events, in ms (doubling). */
 const FIRST_POLL_MS = 25;
@@ -21,6 +22,8 @@ interface TurnClaim<E extends BuzzEvent> {
   readonly carried: readonly BuzzEvent[];
   /** How many events (new or cancelled) another claim still held when the wait ended. */
   readonly held: number;
+  /** The first store failure a claim let through under fail-open (its events then counted fresh), if any. */
+  readonly storeError: BuzzMetaError | undefined;
   /** Settles every store claim made. */
   readonly claim: BuzzClaim;
 }
@@ -69,6 +72,7 @@ export async function claimTurn<C extends BuzzContext>(
   const carried: BuzzEvent[] = [...(first.carried ?? [])];
   let held: readonly E[] = first.held ?? [];
   let heldCancelled: readonly BuzzEvent[] = first.heldCancelled ?? [];
+  let storeError = first.storeError;
   const until = performance.now() + waitMs;
   try {
     for (let poll = FIRST_POLL_MS; held.length + heldCancelled.length > 0 && !signal.aborted; poll *= 2) {
@@ -83,6 +87,7 @@ export async function claimTurn<C extends BuzzContext>(
       carried.push(...(again.carried ?? []));
       held = again.held ?? [];
       heldCancelled = again.heldCancelled ?? [];
+      storeError ??= again.storeError;
     }
   } catch (error) {
     // A claim again that failed (fail-closed): nothing of this turn stays leased.
@@ -90,8 +95,10 @@ export async function claimTurn<C extends BuzzContext>(
     throw error;
   }
   const stillHeld = held.length + heldCancelled.length;
-  if (parts.length === 1) return { fresh: first.fresh, seen: first.seen, carried, held: stillHeld, claim: first };
+  if (parts.length === 1) {
+    return { fresh: first.fresh, seen: first.seen, carried, held: stillHeld, storeError, claim: first };
+  }
   const fresh = context.events.filter((event) => taken.has(event));
   const seen = context.events.filter((event) => !taken.has(event));
-  return { fresh, seen, carried, held: stillHeld, claim: combined(parts, fresh, seen) };
+  return { fresh, seen, carried, held: stillHeld, storeError, claim: combined(parts, fresh, seen) };
 }

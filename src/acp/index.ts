@@ -14,6 +14,7 @@ export type {
   BuzzPromptHandler,
   BuzzPromptOutcome,
   BuzzTurn,
+  BuzzTurnErrorData,
   BuzzTurnKeys,
   MissingContextPolicy,
 } from './handlers.js';

@@ -4,13 +4,8 @@
  * return the SDK's `Stream`.
  */
 import type { Readable, Writable } from 'node:stream';
-import {
-  type AgentApp,
-  type AgentConnection,
-  type NdJsonStreamOptions,
-  ndJsonStream,
-  type Stream,
-} from '@agentclientprotocol/sdk';
+import type { AgentApp, AgentConnection, NdJsonStreamOptions, Stream } from '@agentclientprotocol/sdk';
+import { acpSdk } from './sdk.js';
 
 /** The two pipes of a child process spawned with `stdio: ['pipe', 'pipe', …]`. */
 export interface ChildPipes {
@@ -24,7 +19,7 @@ export interface ChildPipes {
 export function nodeStream(output: Writable, input: Readable, options?: NdJsonStreamOptions): Stream {
   // Loaded here rather than imported: node:stream would be a cost of every cold import, which the SDK does not pay.
   const streams = process.getBuiltinModule('node:stream');
-  return ndJsonStream(streams.Writable.toWeb(output), streams.Readable.toWeb(input), options);
+  return acpSdk().ndJsonStream(streams.Writable.toWeb(output), streams.Readable.toWeb(input), options);
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { MaybePromise, PromptRequest, PromptResponse } from '@agentclientprotocol/sdk';
 import type { BuzzContext, BuzzEvent } from '../context.js';
 import type { ClaimOptions, Deduper } from '../dedup/types.js';
-import { BuzzMetaError, type Result } from '../errors.js';
+import { type BuzzErrorCode, BuzzMetaError, type Result } from '../errors.js';
 import { channelKey, senderKey, threadKey } from '../keys.js';
 import type { BuzzReader } from '../read/reader.js';
 import { claimTurn } from './held.js';
@@ -44,6 +44,13 @@ export interface BuzzTurn<C extends BuzzContext = BuzzContext> {
    * A restart re-prompt (the interrupted turn sent again, no new event) has only these.
    */
   readonly carried: readonly BuzzEvent[];
+  /**
+   * Set when dedup was bypassed: the store failed and the deduper, under `onStoreError: 'fail-open'`,
+   * let every event through as `fresh` (the `dedup_store_unavailable` error it reported; the store's
+   * own error is its `cause`). Some of them may be handled elsewhere too: at-least-once, as without
+   * a deduper. `null` when the store answered, and without a deduper.
+   */
+  readonly dedupBypassed: BuzzMetaError | null;
 }
 
 /** Why the wrapper answered a prompt without calling the handler. */
@@ -57,13 +64,45 @@ export type BuzzPromptOutcome =
   | { readonly outcome: 'all-seen'; readonly seen: number }
   | { readonly outcome: 'cancelled' }
   /** Events still in flight in another turn after `heldWaitMs`: answered with a `dedup_events_held` error. */
-  | { readonly outcome: 'held'; readonly held: number };
+  | { readonly outcome: 'held'; readonly held: number }
+  /** The dedup store failed under `onStoreError: 'fail-closed'`: answered with a `dedup_store_unavailable` error. */
+  | { readonly outcome: 'dedup-unavailable' };
 
 /**
  * The key under which the wrapper's own answers say why (`PromptResponse._meta[BUZZ_OUTCOME_META_KEY]`,
  * a {@link BuzzPromptOutcome}).
  */
 export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
+
+/**
+ * The `data` of the JSON-RPC error (`-32603`, `Internal error`) a prompt is answered with when the
+ * wrapper cannot answer it yet: its events are held by another turn, or the dedup store failed
+ * under fail-closed. The host should retry the prompt later (Buzz does).
+ */
+export interface BuzzTurnErrorData {
+  /** What happened, in a sentence (the field the SDK's own internal errors carry). */
+  readonly details: string;
+  /** The stable code: `dedup_events_held` or `dedup_store_unavailable`. */
+  readonly code: BuzzErrorCode;
+  /** The outcome (`held` or `dedup-unavailable`), as `_meta.buzzMeta` of the wrapper's answers says it. */
+  readonly buzzMeta: BuzzPromptOutcome;
+}
+
+/** The JSON-RPC error code of a {@link BuzzTurnError}: internal error. */
+export const TURN_ERROR_CODE = -32603;
+
+/** A turn that ends in a JSON-RPC error: each face (the SDK wrapper, the proxy) writes it with {@link BuzzTurnErrorData}. */
+export class BuzzTurnError extends Error {
+  /** Always `'BuzzTurnError'`. */
+  override readonly name = 'BuzzTurnError';
+  /** The error's `data`. */
+  readonly data: BuzzTurnErrorData;
+
+  constructor(error: BuzzMetaError, outcome: BuzzPromptOutcome) {
+    super(error.message, { cause: error });
+    this.data = { details: error.message, code: error.code, [BUZZ_OUTCOME_META_KEY]: outcome };
+  }
+}
 
 /** The policy of a {@link TurnRunner}: the part of `BuzzHandlersOptions` that is not about the SDK. */
 interface TurnPolicy<C extends BuzzContext> {
@@ -102,12 +141,13 @@ function cancelledNow(turn: Turn): boolean {
 }
 
 /** The error of a prompt whose events another turn still holds: the host's retry finds them settled. */
-function eventsHeld(): BuzzMetaError {
-  return BuzzMetaError.of(
+function eventsHeld(held: number): BuzzTurnError {
+  const error = BuzzMetaError.of(
     'dedup_events_held',
     '',
     'events of this prompt are in flight in another turn that has not settled yet; retry the prompt later',
   );
+  return new BuzzTurnError(error, { outcome: 'held', held });
 }
 
 /** The turns of one connection: its policy, resolved once, and the turns in flight per session. */
@@ -144,7 +184,8 @@ export class TurnRunner<C extends BuzzContext> {
   /**
    * `session/prompt`: refuses a failed read at once, else runs the turn of `params.sessionId`
    * with `work`. `signal` is the request's own (connection closed, `$/cancel_request`).
-   * @throws BuzzMetaError `dedup_events_held` when another turn still holds events of this one.
+   * @throws BuzzTurnError when another turn still holds events of this one (`dedup_events_held`), or
+   * the dedup store failed under fail-closed (`dedup_store_unavailable`); what `work` throws, as it is.
    */
   async prompt(params: PromptRequest, signal: AbortSignal, work: TurnWork<C>): Promise<PromptResponse> {
     const read = this.#reader.read(params);
@@ -184,28 +225,45 @@ export class TurnRunner<C extends BuzzContext> {
     let seen: readonly C['events'][number][] = [];
     let carried: readonly BuzzEvent[] = context.cancelledEvents;
     const deduper = this.#deduper;
+    let dedupBypassed: BuzzMetaError | null = null;
     if (deduper !== undefined) {
-      const claimed = await claimTurn(deduper, context, {
-        claim: this.#claimOptions,
-        waitMs: this.#heldWaitMs,
-        signal: turn.signal,
-      });
-      await turn.hold(claimed.claim);
+      const claimed = await this.#store(
+        params,
+        claimTurn(deduper, context, { claim: this.#claimOptions, waitMs: this.#heldWaitMs, signal: turn.signal }),
+      );
+      await this.#store(params, turn.hold(claimed.claim));
       if (cancelledNow(turn)) return { ok: false, error: this.#answer(params, 'cancelled', { outcome: 'cancelled' }) };
       if (claimed.held > 0) {
         // Success would tell the host these events are done while nobody has handled them.
-        await turn.release();
-        this.#onOutcome?.({ outcome: 'held', held: claimed.held }, params);
-        throw eventsHeld();
+        await this.#store(params, turn.release());
+        const error = eventsHeld(claimed.held);
+        this.#onOutcome?.(error.data.buzzMeta, params);
+        throw error;
       }
       ({ fresh, seen, carried } = claimed);
+      dedupBypassed = claimed.storeError ?? null;
     }
     const leftToOthers = eventsLeftToOthers(context, fresh, seen, carried);
     if (leftToOthers > 0) {
-      await turn.release();
+      await this.#store(params, turn.release());
       return { ok: false, error: this.#answer(params, 'end_turn', { outcome: 'all-seen', seen: leftToOthers }) };
     }
-    return { ok: true, value: { context, keys: this.#keysOf(context), fresh, seen, carried } };
+    return { ok: true, value: { context, keys: this.#keysOf(context), fresh, seen, carried, dedupBypassed } };
+  }
+
+  /**
+   * Awaits a store step of the turn (a claim, commit or release): a store that failed under
+   * fail-closed (`dedup_store_unavailable`) ends the turn with its JSON-RPC error.
+   */
+  async #store<T>(params: PromptRequest, step: Promise<T>): Promise<T> {
+    try {
+      return await step;
+    } catch (error) {
+      if (!(error instanceof BuzzMetaError) || error.code !== 'dedup_store_unavailable') throw error;
+      const failed = new BuzzTurnError(error, { outcome: 'dedup-unavailable' });
+      this.#onOutcome?.(failed.data.buzzMeta, params);
+      throw failed;
+    }
   }
 
   /**
@@ -232,21 +290,21 @@ export class TurnRunner<C extends BuzzContext> {
         response = await running;
       }
     } catch (error) {
-      await turn.release();
+      await this.#store(params, turn.release());
       // A handler that stops on the abort signal throws: that is the cancellation, not a failure.
       if (atOnce && cancelledNow(turn)) return this.#answer(params, 'cancelled', { outcome: 'cancelled' });
       throw error;
     }
     if (response === CANCELLED || cancelledNow(turn)) {
-      await turn.release();
+      await this.#store(params, turn.release());
       return atOnce || response === CANCELLED ? this.#answer(params, 'cancelled', { outcome: 'cancelled' }) : response;
     }
     // Work that says it was cancelled did not finish its events: they stay to be handled.
     if (response.stopReason === 'cancelled') {
-      await turn.release();
+      await this.#store(params, turn.release());
       return response;
     }
-    await turn.commit();
+    await this.#store(params, turn.commit());
     return response;
   }
 

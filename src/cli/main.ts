@@ -1,11 +1,13 @@
 /**
  * The `buzz-meta` command (bin.ts runs it). Exit codes, for scripts: 0 ok, 1 a check failed (`verify`), 2 usage
- * or input error. Every error is one line on stderr; no stack traces.
+ * or input error. Every error is one line on stderr, `buzz-meta: ` first (commander's own usage errors too); no
+ * stack traces.
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
-import { inspect, verify } from './inspect.js';
+import { type CommandOutput, inspect, verify } from './inspect.js';
+import { agentKey } from './agent-key.js';
 import { readBounded, readFileBounded } from './read-input.js';
 
 const version = (
@@ -16,6 +18,8 @@ const version = (
 interface Outcome {
   /** Written one after the other: text, or UTF-8 bytes (`inspect --json`). */
   readonly stdout: readonly (string | Uint8Array)[];
+  /** Lines for stderr, each printed after `buzz-meta: `. */
+  readonly stderr?: readonly string[];
   readonly exitCode: number;
 }
 
@@ -27,7 +31,7 @@ interface CliIo {
   readonly writeErr: (text: string) => void;
   /** Stdin as a stream of chunks, or `null` when stdin is a terminal (nothing piped). */
   readonly openStdin: () => AsyncIterable<Uint8Array> | null;
-  /** Environment variables (`BUZZ_AGENT_PUBKEY`). */
+  /** Environment variables (`BUZZ_AGENT_NPUB`, or its old name `BUZZ_AGENT_PUBKEY`). */
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -49,37 +53,40 @@ async function readSource(file: string, io: CliIo): Promise<Uint8Array> {
   return readFileBounded(file);
 }
 
-function agentKey(given: string | undefined, io: CliIo): string | undefined {
-  const fromEnv = io.env.BUZZ_AGENT_PUBKEY;
-  return given ?? (fromEnv === '' ? undefined : fromEnv);
-}
-
 /*
  * keygen.js (secp256k1) is imported by its own subcommands only: `inspect` on a
  * large capture is a start-up-bound command, and that module was a good part of its start-up.
  */
-function program(io: CliIo, out: (outcome: Outcome) => void): Command {
+function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Command {
   const cli = new Command('buzz-meta')
     .description('Inspect and verify the Buzz context (_meta.buzz) of ACP session/prompt traffic.')
     .version(version)
-    .showHelpAfterError('(run with --help for usage)')
     .addHelpText(
       'after',
       '\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error.\n' +
-        'BUZZ_AGENT_PUBKEY is used when --agent-pubkey is not given.',
+        'BUZZ_AGENT_NPUB (the agent’s npub) is used when --agent-pubkey is not given.',
     );
-  const keyOption = () => new Option('--agent-pubkey <key>', "the managed agent's pinned pubkey (npub or 64 hex)");
+  const keyOption = () =>
+    new Option(
+      '--agent-pubkey <key>',
+      'the agent’s own npub (or 64 hex) to verify envelopes against (default: $BUZZ_AGENT_NPUB)',
+    );
 
   cli
     .command('inspect')
-    .description('print the Buzz context of every session/prompt in a request, params object or NDJSON capture')
+    .summary('print the Buzz context of every session/prompt, and the agent’s answer to it')
+    .description(
+      'print the Buzz context of every session/prompt in a request, params object or NDJSON capture, ' +
+        'and the agent’s answer to it (the response with its id); lines that are not JSON are skipped ' +
+        'and listed on stderr, and make the exit code 2',
+    )
     .argument('[file]', 'input file, or - for stdin', '-')
     .option('--json', 'one JSON object per prompt (NDJSON) instead of the table')
     .addOption(keyOption())
     .action(async (file: string, options: { json?: boolean; agentPubkey?: string }) => {
-      const key = agentKey(options.agentPubkey, io);
-      const printed = await inspect(await readSource(file, io), { json: options.json === true, agentPubkey: key });
-      out({ stdout: printed, exitCode: EXIT.ok });
+      const key = agentKey(options.agentPubkey, io.env);
+      const input = await readSource(file, io);
+      out(await inspect(input, { json: options.json === true, agentPubkey: key?.key, keySource: key?.source }));
     });
 
   cli
@@ -88,12 +95,28 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
     .argument('[file]', 'input file, or - for stdin', '-')
     .addOption(keyOption())
     .action(async (file: string, options: { agentPubkey?: string }) => {
-      const key = agentKey(options.agentPubkey, io);
-      if (key === undefined) throw new CliError('verify needs --agent-pubkey <npub|hex> (or BUZZ_AGENT_PUBKEY)');
-      const { text, exitCode } = await verify(await readSource(file, io), key);
-      out({ stdout: [text], exitCode });
+      const key = agentKey(options.agentPubkey, io.env);
+      if (key === undefined) throw new CliError('verify needs --agent-pubkey <npub|hex> (or BUZZ_AGENT_NPUB)');
+      out(await verify(await readSource(file, io), key.key, key.source));
     });
 
+  addKeyCommands(cli, out);
+
+  for (const command of [cli, ...cli.commands]) {
+    const help = command === cli ? 'buzz-meta --help' : `buzz-meta ${command.name()} --help`;
+    command.exitOverride().configureOutput({
+      writeOut: io.writeOut,
+      writeErr: io.writeErr,
+      outputError: (text, write) => {
+        write(`buzz-meta: ${usageError(text)}; see ${help}\n`);
+      },
+    });
+  }
+  return cli;
+}
+
+/** `keygen`, `npub` and `hex`: the key commands, which load keygen.js (secp256k1) only when run. */
+function addKeyCommands(cli: Command, out: (outcome: Outcome | CommandOutput) => void): void {
   cli
     .command('keygen')
     .description('make a key pair: the nsec for the host, the npub for the agent to pin')
@@ -121,18 +144,29 @@ function program(io: CliIo, out: (outcome: Outcome) => void): Command {
       const { convertKey } = await import('./keygen.js');
       out({ stdout: [convertKey(key, 'hex') + '\n'], exitCode: EXIT.ok });
     });
+}
 
-  const output = { writeOut: io.writeOut, writeErr: io.writeErr };
-  for (const command of [cli, ...cli.commands]) command.exitOverride().configureOutput(output);
-  return cli;
+/**
+ * Commander's usage error in the command's own style: one line, without its `error: ` prefix
+ * (`error: unknown option '--jsn'\n(Did you mean --json?)` becomes
+ * `unknown option '--jsn' (did you mean --json?)`).
+ */
+function usageError(text: string): string {
+  return text
+    .replace(/^error: /, '')
+    .split('\n')
+    .filter((line) => line !== '')
+    .join(' ')
+    .replace('(Did you mean', '(did you mean');
 }
 
 /** Runs the command with `argv` (user arguments only); returns the exit code. Never throws. */
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   let exitCode: number = EXIT.ok;
   // An action calls this once, after everything it prints is known: a run that throws prints nothing.
-  const end = (outcome: Outcome): void => {
+  const end = (outcome: Outcome | CommandOutput): void => {
     for (const chunk of outcome.stdout) io.writeOut(chunk);
+    for (const line of outcome.stderr ?? []) io.writeErr(`buzz-meta: ${line}\n`);
     exitCode = outcome.exitCode;
   };
   try {

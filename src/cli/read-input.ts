@@ -6,6 +6,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { printable } from '../shared/utf16.js';
 import { CliError } from './cli-error.js';
 
 /**
@@ -36,7 +37,7 @@ export async function readBounded(
   } catch (error) {
     // Node's errors for a source that cannot be read carry a code (ENOENT, EISDIR, EACCES…).
     const code = error instanceof Error ? (error as NodeJS.ErrnoException).code : undefined;
-    if (typeof code === 'string') throw new CliError(`cannot read ${name} (${code})`);
+    if (typeof code === 'string') throw new CliError(unreadable(name, code));
     throw error;
   }
   return Buffer.concat(held, total);
@@ -65,6 +66,31 @@ async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
   yield* createReadStream(path, { highWaterMark: FILE_CHUNK_BYTES });
 }
 
+/** The longest file name printed whole. */
+const MAX_NAME = 1024;
+
+/** What a person reads for the system error `code` on `name`; the code itself only where no words are known. */
+const READ_ERRORS: Readonly<Record<string, (name: string) => string>> = {
+  ENOENT: (name) => `no such file: ${name}`,
+  ENOTDIR: (name) => `no such file: ${name} (a part of the path is not a directory)`,
+  EISDIR: (name) => `${name} is a directory: give a file`,
+  EACCES: (name) => `permission denied: ${name}`,
+  EPERM: (name) => `permission denied: ${name}`,
+  ELOOP: (name) => `${name}: too many symbolic links`,
+  ENAMETOOLONG: (name) => `file name too long: ${name}`,
+  // Node's code for a path holding a NUL character.
+  ERR_INVALID_ARG_VALUE: (name) => `not a valid file name: ${name}`,
+};
+
+function unreadable(name: string, code: string): string {
+  const words = Object.hasOwn(READ_ERRORS, code) ? READ_ERRORS[code] : undefined;
+  // A file name is the user's own, but may still hold characters a terminal acts on.
+  const shown = printable(name, MAX_NAME);
+  return words === undefined ? `cannot read ${shown} (${code})` : words(shown);
+}
+
 function tooLarge(name: string, maxBytes: number): CliError {
-  return new CliError(`${name}: more than ${String(maxBytes)} bytes, the most the command reads (split the input)`);
+  return new CliError(
+    `${printable(name, MAX_NAME)}: more than ${String(maxBytes)} bytes, the most the command reads (split the input)`,
+  );
 }

@@ -5,6 +5,7 @@
  * diagnostic naming a key) never writes a control character to the terminal.
  */
 import { printable } from '../shared/utf16.js';
+import type { AnswerReport } from './answers.js';
 import type { EventReport, PromptReport } from './report.js';
 
 const LABEL = 12;
@@ -54,10 +55,27 @@ function eventRows(title: string, events: readonly EventReport[]): string[] {
   ]);
 }
 
-/** The block of one prompt, lines without a trailing newline. */
-function renderPrompt(report: PromptReport, index: number): string[] {
+/** What the agent answered, in words: `line 7: refusal (refused, trust_too_low)`. */
+function answerText(answer: AnswerReport): string {
+  const said = answer.error === null ? (answer.stopReason ?? 'a result without stopReason') : errorText(answer.error);
+  const why = [answer.outcome, answer.code].filter((part) => part !== null);
+  return `line ${String(answer.line)}: ${said}${why.length === 0 ? '' : ` (${why.join(', ')})`}`;
+}
+
+function errorText(error: NonNullable<AnswerReport['error']>): string {
+  return `error ${error.code === null ? '?' : String(error.code)} ${error.message}`.trimEnd();
+}
+
+/**
+ * The block of one prompt, lines without a trailing newline. `withResponses`: the input holds
+ * responses, so a prompt without one is worth saying (a lone request has none to show).
+ */
+function renderPrompt(report: PromptReport, index: number, withResponses = false): string[] {
   const id = report.requestId === null ? '' : `, request id ${shown(String(report.requestId), MAX_REQUEST_ID)}`;
   const lines = [`prompt ${String(index + 1)} (line ${String(report.line)}${id})`];
+  // A bare params object is no request: nothing can answer it.
+  if (report.answer !== null) lines.push(...wrapped('answer', answerText(report.answer)));
+  else if (withResponses && report.requestId !== null) lines.push(row('answer', 'none in the input'));
   if (!report.ok) {
     lines.push(row('error', report.error.code), row('at', report.error.path === '' ? '(params)' : report.error.path));
     lines.push(...wrapped('why', report.error.message));
@@ -79,12 +97,32 @@ function renderPrompt(report: PromptReport, index: number): string[] {
   return lines;
 }
 
+/** What the summary line counts besides the prompts. */
+export interface TableCounts {
+  /** Other messages skipped. */
+  readonly skipped: number;
+  /** Prompts whose answer was found. */
+  readonly answered: number;
+  /** Responses in the input (to prompts or not). */
+  readonly responses: number;
+  /** Lines that could not be read. */
+  readonly badLines: number;
+}
+
+/** `1 line` / `2 lines`. */
+function counted(count: number, noun: string): string {
+  return `${String(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** The whole table: every prompt's block, then a summary line. */
-export function renderTable(reports: readonly PromptReport[], skipped: number): string {
-  const blocks = reports.map((report, index) => renderPrompt(report, index).join('\n'));
+export function renderTable(reports: readonly PromptReport[], counts: TableCounts): string {
+  const { skipped, answered, responses, badLines } = counts;
+  const blocks = reports.map((report, index) => renderPrompt(report, index, responses > 0).join('\n'));
   const failed = reports.filter((r) => !r.ok).length;
   const summary =
-    `${String(reports.length)} prompt${reports.length === 1 ? '' : 's'}, ${String(failed)} failed to read` +
-    (skipped > 0 ? `, ${String(skipped)} other message${skipped === 1 ? '' : 's'} skipped` : '');
+    `${counted(reports.length, 'prompt')}, ${String(failed)} failed to read` +
+    (answered > 0 ? `, ${String(answered)} answered` : '') +
+    (skipped > 0 ? `, ${counted(skipped, 'other message')} skipped` : '') +
+    (badLines > 0 ? `, ${counted(badLines, 'line')} not read` : '');
   return [...blocks, summary].join('\n\n') + '\n';
 }

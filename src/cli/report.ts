@@ -7,6 +7,7 @@ import type { BuzzContext, BuzzEvent } from '../context.js';
 import { channelKey, senderKey, senderKeys, threadKey } from '../keys.js';
 import { toNpub } from '../npub.js';
 import type { BuzzReadResult } from '../read/read.js';
+import type { AnswerReport } from './answers.js';
 import type { FoundPrompt } from './input.js';
 import { isoTime } from './iso-time.js';
 import { memoized } from './memo.js';
@@ -33,6 +34,8 @@ export type PromptReport = {
   readonly line: number;
   /** JSON-RPC request id, `null` for a bare params object. */
   readonly requestId: string | number | null;
+  /** The agent's answer found in the input (same JSON-RPC id), or `null` when it holds none. */
+  readonly answer: AnswerReport | null;
 } & (
   | {
       readonly ok: true;
@@ -70,12 +73,16 @@ function eventReport(event: BuzzEvent): EventReport {
   };
 }
 
-/** The report of one prompt from its read result. */
-export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptReport {
+/** The report of one prompt from its read result, and its answer when known. */
+export function promptReport(
+  found: FoundPrompt,
+  read: BuzzReadResult,
+  answer: AnswerReport | null = null,
+): PromptReport {
   const { line, requestId } = found;
   if (!read.ok) {
     const { code, path, reason } = read.error;
-    return { line, requestId, ok: false, error: { code, path, message: reason } };
+    return { line, requestId, ok: false, error: { code, path, message: reason }, answer };
   }
   const ctx = read.context;
   return {
@@ -95,5 +102,6 @@ export function promptReport(found: FoundPrompt, read: BuzzReadResult): PromptRe
       thread: threadKey(ctx),
     },
     diagnostics: ctx.diagnostics,
+    answer,
   };
 }

@@ -86,6 +86,14 @@ export function pinnedKey(agentPubkey: unknown): string {
   if (typeof agentPubkey !== 'string') {
     throw BuzzMetaError.of('invalid_option', '/agentPubkey', 'agentPubkey must be 64 hex digits or an npub');
   }
+  // Most often an unset environment variable read with `?? ''`: say what to set, not what an npub looks like.
+  if (agentPubkey === '') {
+    throw BuzzMetaError.of(
+      'invalid_option',
+      '/agentPubkey',
+      'agentPubkey is empty: set it to the agent’s own npub from configuration (e.g. BUZZ_AGENT_NPUB)',
+    );
+  }
   try {
     return toHexPubkey(agentPubkey);
   } catch (error) {

@@ -17,7 +17,8 @@ export interface ReadBuzzOptions {
   /**
    * The weakest trust accepted (default `'scraped'`: anything, with or without `agentPubkey`). A
    * pinned key makes a v1 envelope verify or fail; it does not refuse unsigned sources (drafts,
-   * prompt text), which most hosts still send. To authorize on a context, pass `'verified'`.
+   * prompt text), which most hosts still send. To authorize on a context, pass `'verified'`, which
+   * needs `agentPubkey` (refused with `invalid_option` without it: nothing could ever verify).
    */
   readonly minTrust?: Trust;
   /**
@@ -46,7 +47,9 @@ export const TRUST_RANK: Readonly<Record<Trust, number>> = { scraped: 0, asserte
 
 /**
  * Checks `options` and fills in the defaults. Throws a {@link BuzzMetaError} (`invalid_option`, or
- * `invalid_pubkey` for a malformed key) on the first bad option, in the order the fields are listed.
+ * `invalid_pubkey`/`invalid_npub` for a malformed key) on the first bad option, in the order the fields
+ * are listed, and refuses a set of options that could accept no prompt (`minTrust: 'verified'` without
+ * `agentPubkey`).
  */
 export function resolveReadOptions(options: ReadBuzzOptions): ResolvedReadOptions {
   const given = options.agentPubkey;
@@ -56,6 +59,14 @@ export function resolveReadOptions(options: ReadBuzzOptions): ResolvedReadOption
   const minTrust = options.minTrust ?? 'scraped';
   if (!Object.hasOwn(TRUST_RANK, minTrust)) {
     throw BuzzMetaError.of('invalid_option', '/minTrust', 'minTrust must be "verified", "asserted" or "scraped"');
+  }
+  // The one set of options that can accept nothing: only a pinned key makes anything verified.
+  if (minTrust === 'verified' && agentPubkey === undefined) {
+    throw BuzzMetaError.of(
+      'invalid_option',
+      '/agentPubkey',
+      'minTrust "verified" needs agentPubkey: without the agent’s own npub nothing verifies, so every prompt would be refused',
+    );
   }
   return { agentPubkey, minTrust, scrape: options.scrape !== false, limits: resolveLimits(options.limits) };
 }

@@ -116,10 +116,9 @@ function read(params: unknown, options: ResolvedReadOptions, verifier: Signature
     throw BuzzMetaError.of(
       'trust_too_low',
       '/_meta/buzz',
-      // Only 'verified' can be missed here (a structured context is at least 'asserted'), so the hint
-      // depends on the key alone.
-      `this context is ${context.trust}, and ${minTrust} was required` +
-        (agentPubkey === undefined ? ' (set agentPubkey to verify envelopes)' : ''),
+      // Only 'verified' can be missed here (a structured context is at least 'asserted'), and only with a
+      // pinned key (options.ts refuses 'verified' without one): the source was unsigned.
+      `this context is ${context.trust}, and ${minTrust} was required`,
     );
   }
   return context;

@@ -34,7 +34,7 @@ let stdout = '';
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', AGENT_SCRIPT], {
-    env: { ...process.env, BUZZ_AGENT_PUBKEY: AGENT.npub },
+    env: { ...process.env, BUZZ_AGENT_NPUB: AGENT.npub },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));

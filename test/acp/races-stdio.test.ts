@@ -18,7 +18,7 @@ const prompt = methods.agent.session.prompt;
 
 let agent: AgentProcess;
 beforeAll(async () => {
-  agent = await startAgentProcess(SCRIPT, { BUZZ_AGENT_PUBKEY: AGENT.pubkey });
+  agent = await startAgentProcess(SCRIPT, { BUZZ_AGENT_NPUB: AGENT.pubkey });
 }, 30_000);
 afterAll(async () => {
   expect(await agent.stop()).toBe(0);

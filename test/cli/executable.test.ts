@@ -36,7 +36,10 @@ describe('the real executable', () => {
       'inspect',
       fixture('acp-capture.inspect.txt'),
     ]);
-    await expect(bad).rejects.toMatchObject({ code: 2, stderr: 'buzz-meta: line 1: not JSON\n' });
+    await expect(bad).rejects.toMatchObject({
+      code: 2,
+      stderr: 'buzz-meta: line 1, column 1: not JSON (plain text)\n',
+    });
   });
 
   test('a reader that closes the pipe early (| head) ends the output quietly', { timeout: 30_000 }, async () => {

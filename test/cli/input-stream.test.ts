@@ -110,17 +110,26 @@ describe('the input bound', () => {
     expect(produced).toBe(3);
   });
 
-  test('a file that cannot be read: its code', async () => {
+  test('a file that cannot be read: why, in words, the name printable', async () => {
     expect(await runCli(['inspect', dir])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `buzz-meta: cannot read ${dir} (EISDIR)\n`,
+      stderr: `buzz-meta: ${dir} is a directory: give a file\n`,
     });
     expect(await runCli(['inspect', 'a\0b'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'buzz-meta: cannot read a\0b (ERR_INVALID_ARG_VALUE)\n',
+      stderr: 'buzz-meta: not a valid file name: a\uFFFDb\n',
     });
+    const locked = join(dir, 'locked.ndjson');
+    writeFileSync(locked, '{}\n', { mode: 0o000 });
+    // root reads any file: there the permission error cannot be produced.
+    if (process.getuid?.() !== 0) {
+      expect((await runCli(['inspect', locked])).stderr).toBe(`buzz-meta: permission denied: ${locked}\n`);
+    }
+    expect((await runCli(['inspect', join(CAPTURE, 'x')])).stderr).toBe(
+      `buzz-meta: no such file: ${join(CAPTURE, 'x')} (a part of the path is not a directory)\n`,
+    );
   });
 });
 

@@ -6,7 +6,7 @@
  * the executable runs.
  */
 import { describe, expect, test } from 'vitest';
-import { type FoundPrompt, forEachPrompt } from '../../src/cli/input.js';
+import { type BadLine, type FoundPrompt, describeBadLine, forEachMessage } from '../../src/cli/input.js';
 import { runCli } from './run.js';
 
 const PARAMS = '{"sessionId":"s","prompt":[]}';
@@ -42,7 +42,7 @@ describe('inspect: prompts and other traffic', () => {
       summary: '0 prompts, 0 failed to read, 1 other message skipped',
     });
     expect(await inspect('{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}\n{"prompt":[]}\n')).toEqual({
-      reports: [{ line: 2, requestId: null, ok: false, error: NO_CONTEXT }],
+      reports: [{ line: 2, requestId: null, ok: false, error: NO_CONTEXT, answer: null }],
       summary: '1 prompt, 1 failed to read, 1 other message skipped',
     });
   });
@@ -61,7 +61,7 @@ describe('inspect: prompts and other traffic', () => {
 
   test('a bare params object is a prompt when it has prompt or _meta', async () => {
     expect(await inspect('{"_meta":{}}')).toEqual({
-      reports: [{ line: 1, requestId: null, ok: false, error: NO_CONTEXT }],
+      reports: [{ line: 1, requestId: null, ok: false, error: NO_CONTEXT, answer: null }],
       summary: '1 prompt, 1 failed to read',
     });
   });
@@ -70,10 +70,10 @@ describe('inspect: prompts and other traffic', () => {
     const request = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"session/prompt","params":${PARAMS}}`;
     const { reports } = await inspect([request('"a"'), request('7'), request('{"x":1}'), request('null')].join('\n'));
     expect(reports).toEqual([
-      { line: 1, requestId: 'a', ok: false, error: NO_CONTEXT },
-      { line: 2, requestId: 7, ok: false, error: NO_CONTEXT },
-      { line: 3, requestId: null, ok: false, error: NO_CONTEXT },
-      { line: 4, requestId: null, ok: false, error: NO_CONTEXT },
+      { line: 1, requestId: 'a', ok: false, error: NO_CONTEXT, answer: null },
+      { line: 2, requestId: 7, ok: false, error: NO_CONTEXT, answer: null },
+      { line: 3, requestId: null, ok: false, error: NO_CONTEXT, answer: null },
+      { line: 4, requestId: null, ok: false, error: NO_CONTEXT, answer: null },
     ]);
   });
 
@@ -85,6 +85,7 @@ describe('inspect: prompts and other traffic', () => {
           requestId: 'a',
           ok: false,
           error: { code: 'invalid_params', path: '', message: 'params must be a session/prompt params object' },
+          answer: null,
         },
       ],
       summary: '1 prompt, 1 failed to read',
@@ -96,7 +97,7 @@ describe('inspect: lines', () => {
   test('CRLF line ends and blank lines between values keep the line numbers', async () => {
     const input = `{"jsonrpc":"2.0","id":1,"result":{}}\r\n\r\n  \r\n{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":${PARAMS}}\r\n`;
     expect(await inspect(input)).toEqual({
-      reports: [{ line: 4, requestId: 2, ok: false, error: NO_CONTEXT }],
+      reports: [{ line: 4, requestId: 2, ok: false, error: NO_CONTEXT, answer: null }],
       summary: '1 prompt, 1 failed to read, 1 other message skipped',
     });
   });
@@ -104,16 +105,16 @@ describe('inspect: lines', () => {
   test('a pretty-printed document after blank lines is reported at its first line', async () => {
     const input = `\n \n{\n "jsonrpc": "2.0",\n "id": 7,\n "method": "session/prompt",\n "params": ${PARAMS}\n}`;
     expect(await inspect(input)).toEqual({
-      reports: [{ line: 3, requestId: 7, ok: false, error: NO_CONTEXT }],
+      reports: [{ line: 3, requestId: 7, ok: false, error: NO_CONTEXT, answer: null }],
       summary: '1 prompt, 1 failed to read',
     });
   });
 
-  test('a pretty-printed document that does not parse: the error names its first line', async () => {
+  test('a pretty-printed document that is cut: the error names its first line', async () => {
     expect(await runCli(['inspect'], '\n\n{\n  "a": [1,\n')).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'buzz-meta: line 3: not JSON\n',
+      stderr: 'buzz-meta: line 3: truncated JSON (the input ends inside the value that starts on this line)\n',
     });
     expect(await runCli(['inspect'], '"unterminated')).toEqual({
       code: 2,
@@ -129,7 +130,7 @@ describe('inspect: lines', () => {
 
   test('the last line may lack its newline', async () => {
     expect(await inspect(`{"jsonrpc":"2.0","id":1,"result":{}}\n{"prompt":[]}`)).toEqual({
-      reports: [{ line: 2, requestId: null, ok: false, error: NO_CONTEXT }],
+      reports: [{ line: 2, requestId: null, ok: false, error: NO_CONTEXT, answer: null }],
       summary: '1 prompt, 1 failed to read, 1 other message skipped',
     });
   });
@@ -142,11 +143,28 @@ async function failure(input: Uint8Array | string): Promise<string> {
   return run.stderr;
 }
 
-/** The lines of the prompts found and the number of values skipped. */
-function found(input: string, maxLineBytes?: number): { lines: number[]; skipped: number } {
+/** The bad lines `inspect` lists on stderr for `input`, which it reads on past them (exit 2). */
+async function passedOver(input: Uint8Array | string): Promise<string[]> {
+  const run = await runCli(['inspect', '--json'], input);
+  expect(run.code).toBe(2);
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines.at(-1)).toMatch(/^buzz-meta: skipped \d+ lines? that could not be read/);
+  return lines.slice(0, -1);
+}
+
+/** The lines of the prompts found, the number of values skipped, and the bad lines (when any). */
+function found(input: string, maxLineBytes?: number): { lines: number[]; skipped: number; bad?: string[] } {
   const prompts: FoundPrompt[] = [];
-  const { skipped } = forEachPrompt(Buffer.from(input), (prompt) => prompts.push(prompt), maxLineBytes);
-  return { lines: prompts.map((prompt) => prompt.line), skipped };
+  const bad: BadLine[] = [];
+  const visitor = {
+    prompt: (prompt: FoundPrompt) => prompts.push(prompt),
+    otherRequest: () => undefined,
+    response: () => false,
+    badLine: (line: BadLine) => bad.push(line),
+  };
+  const { skipped } = forEachMessage(Buffer.from(input), visitor, maxLineBytes);
+  const lines = prompts.map((prompt) => prompt.line);
+  return bad.length === 0 ? { lines, skipped } : { lines, skipped, bad: bad.map(describeBadLine) };
 }
 
 const bytes = (...parts: (string | number[])[]) =>
@@ -159,27 +177,33 @@ describe('binary input: the line it starts on', () => {
   });
 
   test('bytes that are not UTF-8: on the first line, on an unterminated last line, after an empty first line', async () => {
-    const notUtf8 = (line: number) => `buzz-meta: line ${String(line)}: binary data (not UTF-8), not JSON text\n`;
-    expect(await failure(bytes([0xff], '\n{}\n'))).toBe(notUtf8(1));
-    expect(await failure(bytes('{}\n{}\n', [0xc3]))).toBe(notUtf8(3));
-    expect(await failure(bytes('\n', [0xff], '\n'))).toBe(notUtf8(2));
-    expect(await failure(bytes('{}\n', [0xe2, 0x82], '\n{}'))).toBe(notUtf8(2));
+    const notUtf8 = (line: number) => `buzz-meta: line ${String(line)}: binary data (not UTF-8), not JSON text`;
+    expect(await passedOver(bytes([0xff], '\n{}\n'))).toEqual([notUtf8(1)]);
+    expect(await passedOver(bytes('{}\n{}\n', [0xc3]))).toEqual([notUtf8(3)]);
+    expect(await failure(bytes('\n', [0xff], '\n'))).toBe(`${notUtf8(2)}\n`);
+    expect(await passedOver(bytes('{}\n', [0xe2, 0x82], '\n{}'))).toEqual([notUtf8(2)]);
   });
 });
 
 describe('the line bound, in bytes, on every line', () => {
-  test('a line of exactly the bound is read, one byte more is refused, whichever line it is', () => {
+  test('a line of exactly the bound is read, one byte more is passed over, whichever line it is', () => {
     expect(found('{"prompt":[]}\n[1234567]\n', 13)).toEqual({ lines: [1], skipped: 1 });
     expect(found('[1]\n{"prompt":[]}', 13)).toEqual({ lines: [2], skipped: 1 });
-    expect(() => found('[1]\n[123456789012]\n', 13)).toThrow('line 2: longer than 13 bytes (the ACP message limit)');
+    expect(found('[1]\n[123456789012]\n', 13)).toEqual({
+      lines: [],
+      skipped: 1,
+      bad: ['line 2: longer than 13 bytes (the ACP message limit)'],
+    });
     expect(() => found('[12345678901]', 12)).toThrow('line 1: longer than 12 bytes (the ACP message limit)');
   });
 
   test('bytes, not characters: 6 characters of 2 bytes make a line of 16', () => {
     expect(found('["éééééé"]\n{"prompt":[]}', 16)).toEqual({ lines: [2], skipped: 1 });
-    expect(() => found('["éééééé"]\n{"prompt":[]}', 15)).toThrow(
-      'line 1: longer than 15 bytes (the ACP message limit)',
-    );
+    expect(found('["éééééé"]\n{"prompt":[]}', 15)).toEqual({
+      lines: [2],
+      skipped: 0,
+      bad: ['line 1: longer than 15 bytes (the ACP message limit)'],
+    });
   });
 });
 
@@ -209,11 +233,19 @@ describe('what is a prompt and what is other traffic', () => {
 
 describe('truncated lines', () => {
   test('only a cut last line without a newline is "at the end of the input"', async () => {
-    expect(await failure('{}\n{"a":')).toBe(
-      'buzz-meta: line 2: truncated JSON (the line ends inside a value, at the end of the input)\n',
-    );
-    expect(await failure('{}\n{"a":\n')).toBe('buzz-meta: line 2: truncated JSON (the line ends inside a value)\n');
-    expect(await failure('{}\n{"a":\n{}\n')).toBe('buzz-meta: line 2: truncated JSON (the line ends inside a value)\n');
-    expect(await failure('{}\n{"a" 1}\n')).toBe('buzz-meta: line 2: not JSON\n');
+    expect(await passedOver('{}\n{"a":')).toEqual([
+      'buzz-meta: line 2: truncated JSON (the line ends inside a value, at the end of the input)',
+    ]);
+    expect(await passedOver('{}\n{"a":\n')).toEqual([
+      'buzz-meta: line 2: truncated JSON (the line ends inside a value)',
+    ]);
+    expect(await passedOver('{}\n{"a":\n{}\n')).toEqual([
+      'buzz-meta: line 2: truncated JSON (the line ends inside a value)',
+    ]);
+    expect(await passedOver('{}\n{"a" 1}\n')).toEqual(['buzz-meta: line 2, column 6: not JSON']);
+  });
+
+  test('the column counts characters: a character outside the BMP is one', async () => {
+    expect(await passedOver('{}\n["😀", x]\n')).toEqual(['buzz-meta: line 2, column 7: not JSON']);
   });
 });

@@ -14,8 +14,8 @@ const captureLines = readFileSync(fileURLToPath(new URL('../fixtures/acp-capture
   .split('\n');
 /** Capture line 5: `session/prompt` with the signed v1 envelope. */
 const goodRequest = captureLines[4] ?? '';
-/** Capture line 11: `session/prompt` with a well-formed draft. */
-const draftRequest = captureLines[10] ?? '';
+/** Capture line 10: `session/prompt` with a well-formed draft. */
+const draftRequest = captureLines[9] ?? '';
 
 /** The good request with its `_meta.buzz` replaced. */
 function withBuzz(buzz: unknown, id: number): string {
@@ -73,7 +73,7 @@ describe('verify fails when a present _meta.buzz does not read', () => {
   });
 
   test('a draft that reads, and a prompt without _meta.buzz, are skipped: exit 0 when the envelopes verify', async () => {
-    const plain = captureLines[13] ?? '';
+    const plain = captureLines[12] ?? '';
     expect(await verify(`${goodRequest}\n${draftRequest}\n${plain}\n`)).toEqual({
       code: 0,
       stdout: [

@@ -66,9 +66,9 @@ describe('a good envelope', () => {
     });
   });
 
-  test("minTrust 'verified' without a key is trust_too_low", () => {
+  test("minTrust 'verified' without a key is refused as options that could accept nothing", () => {
     const read = readBuzzContext(promptParams(envelope), { minTrust: 'verified' });
-    expect(read).toMatchObject({ ok: false, error: { code: 'trust_too_low', path: '/_meta/buzz' } });
+    expect(read).toMatchObject({ ok: false, error: { code: 'invalid_option', path: '/agentPubkey' } });
   });
 
   test('a fresh build (random BIP-340 aux) verifies too, with the same payloadHash', () => {

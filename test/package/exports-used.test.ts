@@ -11,8 +11,21 @@ import { describe, expect, test } from 'vitest';
 
 const root = new URL('../../', import.meta.url);
 
-/** The modules package.json `exports` and `bin` point at. */
-const FACES = new Set(['src/index.ts', 'src/host.ts', 'src/redis.ts', 'src/acp/index.ts', 'src/cli/bin.ts']);
+interface Manifest {
+  readonly exports: Readonly<Record<string, string | { readonly default: string }>>;
+  readonly bin: Readonly<Record<string, string>>;
+}
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as Manifest;
+
+/** The modules package.json `exports` and `bin` point at (`dist/x.js` is built from `src/x.ts`). */
+const FACES = new Set(
+  [
+    ...Object.values(manifest.exports).map((target) => (typeof target === 'string' ? target : target.default)),
+    ...Object.values(manifest.bin),
+  ]
+    .filter((target) => /^(?:\.\/)?dist\/.*\.js$/.test(target))
+    .map((target) => target.replace(/^(?:\.\/)?dist\//, 'src/').replace(/\.js$/, '.ts')),
+);
 
 interface Module {
   /** Names the module exports, declared in it or re-exported from another module. */
@@ -108,7 +121,15 @@ describe('exports of src/', () => {
   const modules = new Map(filesUnder('src').map((file) => [file, read(file)]));
   const generators = filesUnder('scripts').map(read);
 
-  test('the reader sees every kind of export and import', () => {
+  test('the reader sees every kind of export and import, and every face', () => {
+    expect([...FACES].sort()).toEqual([
+      'src/acp/index.ts',
+      'src/cli/bin.ts',
+      'src/host.ts',
+      'src/index.ts',
+      'src/redis.ts',
+      'src/testing.ts',
+    ]);
     expect(modules.get('src/index.ts')?.exported).toContain('readBuzzContext');
     expect(modules.get('src/read/read.ts')?.exported).toContain('readBuzzContext');
     expect(modules.get('src/index.ts')?.taken).toContain('src/read/read.ts#readBuzzContext');

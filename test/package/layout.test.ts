@@ -69,6 +69,7 @@ describe('src/ layout', () => {
       'limits.ts',
       'npub.ts',
       'redis.ts',
+      'testing.ts',
     ]);
   });
 });

@@ -62,12 +62,12 @@ describe('readBuzzContext errors: code, path and message', () => {
     ]);
   });
 
-  test('trust too low, with the agentPubkey hint only when no key is set and verified was asked', () => {
+  test('trust too low: a draft where verified was asked (with a key: without one the options are refused)', () => {
     const params = { _meta: { buzz: draft } };
     expect(failure(params, { minTrust: 'verified' })).toEqual([
-      'trust_too_low',
-      '/_meta/buzz',
-      '/_meta/buzz: this context is asserted, and verified was required (set agentPubkey to verify envelopes)',
+      'invalid_option',
+      '/agentPubkey',
+      '/agentPubkey: minTrust "verified" needs agentPubkey: without the agent’s own npub nothing verifies, so every prompt would be refused',
     ]);
     expect(failure(params, { minTrust: 'verified', agentPubkey: AGENT })).toEqual([
       'trust_too_low',

@@ -57,7 +57,7 @@ describe('createBuzzReader options', () => {
   });
 
   test('minTrust reaches every read', async () => {
-    const reader = await createBuzzReader({ backend: 'js', minTrust: 'verified' });
+    const reader = await createBuzzReader({ backend: 'js', minTrust: 'verified', agentPubkey: 'a'.repeat(64) });
     const read = reader.read(draft(1));
     expect(!read.ok && read.error.code).toBe('trust_too_low');
   });
