@@ -446,6 +446,13 @@ if (dedupMemory || dedupRedis) {
   await runDedupBench({ memory: dedupMemory, redis: dedupRedis });
 }
 
+// buzz-meta proxy: child processes, after everything in process; only when asked for by name
+// (`BENCH_ONLY=proxy`) or with every group.
+if (only === undefined || only.split(',').some((word) => word.trim() === 'proxy')) {
+  const { runProxyBench } = await import('./proxy.js');
+  await runProxyBench();
+}
+
 // buzz-meta/acp and the command: child processes, so after everything in process.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'acp')) {
   const { runAcpBench } = await import('./acp.js');

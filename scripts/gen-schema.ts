@@ -1,7 +1,8 @@
 /**
- * Writes the JSON Schema files of both `_meta.buzz` shapes (`npm run schema`), generated from the
- * zod schemas the reader itself runs, so a host in another language checks against the same
- * contract. `test/schema/schema-drift.test.ts` fails when the committed files fall behind.
+ * Writes the JSON Schema files of both `_meta.buzz` shapes and of the `_meta.buzzContext` the proxy
+ * forwards (`npm run schema`), generated from the zod schemas of record (the reader runs the first
+ * two), so a host or an agent in another language checks against the same contract.
+ * `test/schema/schema-drift.test.ts` fails when the committed files fall behind.
  *
  * Generated in zod's `input` mode: the default `output` mode emits `additionalProperties: false`
  * for every object, but readers tolerate unknown keys (a newer host may send more), so the
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { draftSchema } from '../src/draft/schema.js';
 import { envelopeSchema } from '../src/envelope/schema.js';
+import { buzzContextSchema } from '../src/proxy/context-schema.js';
 
 /** The folder the files live in (also exported by package.json as `buzz-meta/schema/*.json`). */
 export const SCHEMA_DIR = fileURLToPath(new URL('../docs/schema/', import.meta.url));
@@ -23,6 +25,7 @@ export function renderSchemas(): Record<string, string> {
   return {
     'envelope-v1.json': render(envelopeSchema()),
     'draft.json': render(draftSchema()),
+    'buzz-context-v1.json': render(buzzContextSchema()),
   };
 }
 

@@ -29,7 +29,11 @@ export interface Partition {
 
 const PREFIX_PATTERN = /^[\w.:-]{1,64}$/;
 
-function prefixOf(options: KeyOptions | undefined): string {
+/**
+ * The prefix of `options` (default `'buzz'`), checked.
+ * @throws BuzzMetaError `invalid_option` for a prefix that is not 1–64 letters, digits, `_ . : -`.
+ */
+export function prefixOf(options: KeyOptions | undefined): string {
   const prefix = options?.prefix ?? 'buzz';
   if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
     throw BuzzMetaError.of('invalid_option', '/prefix', 'prefix must be 1–64 letters, digits, "_", ".", ":" or "-"');

@@ -183,11 +183,12 @@ export class TurnRunner<C extends BuzzContext> {
 
   /**
    * `session/prompt`: refuses a failed read at once, else runs the turn of `params.sessionId`
-   * with `work`. `signal` is the request's own (connection closed, `$/cancel_request`).
+   * with `work`. `signal` is the request's own (connection closed, `$/cancel_request`), if it has
+   * one; without it only {@link TurnRunner.cancel} cancels the turn.
    * @throws BuzzTurnError when another turn still holds events of this one (`dedup_events_held`), or
    * the dedup store failed under fail-closed (`dedup_store_unavailable`); what `work` throws, as it is.
    */
-  async prompt(params: PromptRequest, signal: AbortSignal, work: TurnWork<C>): Promise<PromptResponse> {
+  async prompt(params: PromptRequest, signal: AbortSignal | undefined, work: TurnWork<C>): Promise<PromptResponse> {
     const read = this.#reader.read(params);
     if (!read.ok) {
       const { code, path, reason } = read.error;
@@ -272,12 +273,12 @@ export class TurnRunner<C extends BuzzContext> {
    */
   async #call(
     params: PromptRequest,
-    requestSignal: AbortSignal,
+    requestSignal: AbortSignal | undefined,
     turn: Turn,
     buzz: BuzzTurn<C> | undefined,
     work: TurnWork<C>,
   ): Promise<PromptResponse> {
-    const signal = AbortSignal.any([requestSignal, turn.signal]);
+    const signal = requestSignal === undefined ? turn.signal : AbortSignal.any([requestSignal, turn.signal]);
     const atOnce = this.#cancelAnswer === 'at-once';
     let response: PromptResponse | typeof CANCELLED;
     try {

@@ -139,18 +139,18 @@ export class TurnRegistry {
 
   /**
    * Runs `body` as a turn of `sessionId`: open while it runs (so `session/cancel` reaches it), and
-   * cancelled when `signal` (the request's own: connection closed, `$/cancel_request`) aborts,
-   * also when it aborted before the turn opened.
+   * cancelled when `signal` (the request's own: connection closed, `$/cancel_request`; none for a
+   * caller that cancels by session) aborts, also when it aborted before the turn opened.
    */
-  async run<T>(sessionId: string, signal: AbortSignal, body: (turn: Turn) => Promise<T>): Promise<T> {
+  async run<T>(sessionId: string, signal: AbortSignal | undefined, body: (turn: Turn) => Promise<T>): Promise<T> {
     const turn = this.open(sessionId);
     const onAbort = () => void turn.cancel().catch(() => undefined);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort);
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort);
     try {
       return await body(turn);
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       this.close(sessionId, turn);
     }
   }

@@ -14,7 +14,7 @@ const KEY_VARIABLE = 'BUZZ_AGENT_NPUB';
 const OLD_KEY_VARIABLE = 'BUZZ_AGENT_PUBKEY';
 
 /** A key as given, and where it was given (to name it in an error). */
-interface GivenKey {
+export interface GivenKey {
   readonly key: string;
   /** `--agent-pubkey`, `BUZZ_AGENT_NPUB` or `BUZZ_AGENT_PUBKEY`. */
   readonly source: string;

@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT } from './cli-error.js';
 import { type CommandOutput, inspect, verify } from './inspect.js';
 import { agentKey } from './agent-key.js';
+import type { ProxyCommandOptions } from './proxy-command.js';
 import { readBounded, readFileBounded } from './read-input.js';
 
 const version = (
@@ -59,19 +60,15 @@ async function readSource(file: string, io: CliIo): Promise<Uint8Array> {
  */
 function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Command {
   const cli = new Command('buzz-meta')
-    .description('Inspect and verify the Buzz context (_meta.buzz) of ACP session/prompt traffic.')
+    .description(
+      'Inspect and verify the Buzz context (_meta.buzz) of ACP session/prompt traffic, or proxy an agent with it.',
+    )
     .version(version)
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error.\n' +
+      "\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error; proxy: the agent's own.\n" +
         'BUZZ_AGENT_NPUB (the agent’s npub) is used when --agent-pubkey is not given.',
     );
-  const keyOption = () =>
-    new Option(
-      '--agent-pubkey <key>',
-      'the agent’s own npub (or 64 hex) to verify envelopes against (default: $BUZZ_AGENT_NPUB)',
-    );
-
   cli
     .command('inspect')
     .summary('print the Buzz context of every session/prompt, and the agent’s answer to it')
@@ -101,6 +98,7 @@ function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Co
     });
 
   addKeyCommands(cli, out);
+  addProxyCommand(cli, io, out);
 
   for (const command of [cli, ...cli.commands]) {
     const help = command === cli ? 'buzz-meta --help' : `buzz-meta ${command.name()} --help`;
@@ -113,6 +111,14 @@ function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Co
     });
   }
   return cli;
+}
+
+/** `--agent-pubkey`, as every command that reads envelopes takes it. */
+function keyOption(): Option {
+  return new Option(
+    '--agent-pubkey <key>',
+    'the agent’s own npub (or 64 hex) to verify envelopes against (default: $BUZZ_AGENT_NPUB)',
+  );
 }
 
 /** `keygen`, `npub` and `hex`: the key commands, which load keygen.js (secp256k1) only when run. */
@@ -143,6 +149,43 @@ function addKeyCommands(cli: Command, out: (outcome: Outcome | CommandOutput) =>
     .action(async (key: string) => {
       const { convertKey } = await import('./keygen.js');
       out({ stdout: [convertKey(key, 'hex') + '\n'], exitCode: EXIT.ok });
+    });
+}
+
+/** `proxy`: the relay in front of an agent, loaded only when run. */
+function addProxyCommand(cli: Command, io: CliIo, out: (outcome: Outcome | CommandOutput) => void): void {
+  cli
+    .command('proxy')
+    .description('run an ACP agent behind a relay that reads each session/prompt and forwards _meta.buzzContext')
+    .usage('[options] -- <agent command> [args...]')
+    .argument('<agent...>', 'the agent command and its arguments, after --')
+    .addOption(keyOption())
+    .addOption(new Option('--min-trust <trust>', 'refuse weaker contexts').choices(['verified', 'asserted', 'scraped']))
+    .addOption(
+      new Option('--missing <policy>', 'a prompt without Buzz context: pass it on, or refuse it')
+        .choices(['pass', 'refuse'])
+        .default('pass'),
+    )
+    .option('--no-scrape', 'never read Buzz context from prompt text')
+    .option('--limits <json>', 'reader bounds as a JSON object, e.g. \'{"maxEvents":20}\'')
+    .option('--dedup <store>', 'claim each event once: "memory", or a redis:// URL (needs the redis package)')
+    .option('--dedup-prefix <prefix>', 'key prefix in Redis (default buzz:dedup:)')
+    .option('--dedup-fail-closed', 'a failed store call fails the prompt, for the host to retry (default: act on it)')
+    .option('--key-prefix <prefix>', 'prefix of the keys in _meta.buzzContext (default buzz)')
+    .option('--drop-buzz', 'remove _meta.buzz from forwarded prompts (kept by default)')
+    .option('--record <file>', 'append the host side of the traffic to file as NDJSON (what inspect reads)')
+    .option('--pass-through', 'read nothing: relay and record only')
+    // The ACP SDK's own message limit (DEFAULT_MAX_MESSAGE_BYTES), not imported: the command runs without the SDK.
+    .option('--max-line-bytes <n>', 'longest message relayed, in bytes', String(32 * 1024 * 1024))
+    .addOption(
+      new Option('--log-level <level>', 'stderr lines: faults only, also answers the proxy gives, or every prompt')
+        .choices(['quiet', 'info', 'debug'])
+        .default('info'),
+    )
+    .action(async (agent: string[], options: ProxyCommandOptions) => {
+      const { proxyCommand } = await import('./proxy-command.js');
+      const exitCode = await proxyCommand(agent, options, agentKey(options.agentPubkey, io.env));
+      out({ stdout: [], exitCode });
     });
 }
 

@@ -373,10 +373,13 @@ describe('--help and --version', () => {
       'keygen [options]',
       'npub <key>',
       'hex <key>',
+      'proxy [options] <agent...>',
     ]) {
       expect(run.stdout).toContain(`\n  ${command}`);
     }
-    expect(run.stdout).toContain('\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error.\n');
+    expect(run.stdout).toContain(
+      "\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error; proxy: the agent's own.\n",
+    );
   });
 
   test('demo is no command: it runs from a checkout, as npm run demo', async () => {
@@ -387,7 +390,7 @@ describe('--help and --version', () => {
     });
   });
 
-  test.each(['inspect', 'verify', 'keygen', 'npub', 'hex'])('%s --help', async (command) => {
+  test.each(['inspect', 'verify', 'keygen', 'npub', 'hex', 'proxy'])('%s --help', async (command) => {
     const run = await runCli([command, '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^Usage: buzz-meta ${command}\\b`));

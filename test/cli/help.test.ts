@@ -10,7 +10,7 @@ const expected = readFileSync(new URL('../fixtures/cli-help.txt', import.meta.ur
 
 test('--help of the command and of each subcommand, as recorded', async () => {
   const parts: string[] = [];
-  for (const command of [[], ['inspect'], ['verify'], ['keygen'], ['npub'], ['hex']]) {
+  for (const command of [[], ['inspect'], ['verify'], ['keygen'], ['npub'], ['hex'], ['proxy']]) {
     const run = await runCli([...command, '--help']);
     expect([run.code, run.stderr]).toEqual([0, '']);
     parts.push(`=== buzz-meta ${[...command, '--help'].join(' ')}\n${run.stdout}`);

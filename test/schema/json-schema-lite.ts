@@ -26,7 +26,8 @@ export function validate(schema: Schema, value: unknown, root: Schema = schema, 
         errors.push(...validate(resolve(root, rule as string), value, root, at));
         break;
       case 'type':
-        if (!hasType(value, rule as string)) fail(`expected ${String(rule)}`);
+        // A list of types (`["string", "null"]`) accepts any of them.
+        if (![rule].flat().some((type) => hasType(value, type as string))) fail(`expected ${String(rule)}`);
         break;
       case 'const':
         if (value !== rule) fail(`expected ${JSON.stringify(rule)}`);

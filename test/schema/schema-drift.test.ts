@@ -7,12 +7,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderSchemas, SCHEMA_DIR } from '../../scripts/gen-schema.js';
 
-const FILES = ['envelope-v1.json', 'draft.json'] as const;
+const FILES = ['envelope-v1.json', 'draft.json', 'buzz-context-v1.json'] as const;
 
 const render = (name: (typeof FILES)[number]): string => renderSchemas()[name] ?? '';
 
 describe('docs/schema', () => {
-  it('holds exactly the two generated files', () => {
+  it('holds exactly the three generated files', () => {
     expect(Object.keys(renderSchemas())).toEqual(FILES);
   });
 
@@ -32,6 +32,9 @@ describe('docs/schema', () => {
     }
     const envelope = JSON.parse(render('envelope-v1.json')) as Head;
     const draft = JSON.parse(render('draft.json')) as Head;
+    const context = JSON.parse(render('buzz-context-v1.json')) as Head;
+    expect(context.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(context.$ref).toBe('#/$defs/BuzzContextV1');
     expect(envelope.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(envelope.$ref).toBe('#/$defs/BuzzEnvelopeV1');
     expect(draft.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
