@@ -1,8 +1,9 @@
 /**
  * Per-command trust, and replying to the user (docs/recipes.md shows its handler, importing
- * 'buzz-meta'; test/examples/admin-command-agent.test.ts runs it). Anyone the
- * reader accepts (`asserted` or better) may ask a question; an `/admin` command runs only when
- * Buzz proved its sender (`verified`) and that sender is on the admin list.
+ * 'buzz-meta'; test/examples/admin-command-agent.test.ts and examples/legacy-path-test.ts run
+ * it). Anyone may ask a question, whatever the source (a signed envelope, a draft, prompt text);
+ * an `/admin` command runs only when Buzz proved its sender (`verified`) and that sender is on
+ * the admin list.
  *
  * Configuration, pinned by whoever runs it: `BUZZ_AGENT_NPUB` (this agent's own key) and
  * `BUZZ_ADMIN_NPUBS` (comma-separated).
@@ -13,11 +14,9 @@ import { buzzHandlers, connectStdio } from '../src/acp/index.js';
 import { createBuzzReader, createDeduper, toHexPubkey } from '../src/index.js';
 import { startUp } from './start-up.js';
 
+// Every source, drafts and prompt text too (the default minTrust): most hosts send no signed envelope yet.
 const reader = await startUp('admin-command-agent', () =>
-  createBuzzReader({
-    agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '',
-    minTrust: 'asserted', // drafts too: most hosts send no signed envelope yet
-  }),
+  createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '' }),
 );
 const admins = await startUp(
   'admin-command-agent',
