@@ -56,6 +56,7 @@ export default mergeConfig(
         'test/proxy/relay.test.ts',
         'test/proxy/lifecycle.test.ts',
         'test/proxy/record.test.ts',
+        'test/proxy/redis-dedup.test.ts',
       ],
       env: { FAST_CHECK_RUNS: '100', FAST_CHECK_SEED: '1' },
       isolate: false,
