@@ -11,8 +11,9 @@
  *    medians. Goal: ≤ 1 ms added at p50.
  * 2. Throughput: small asserted prompts (a 1-event draft), `BENCH_PROXY_WINDOW` (default 64) in
  *    flight, as prompts per second through the proxy and directly. Goal: ≥ 10,000 prompts/s.
- * 3. Memory at rest: the proxy process's resident set (VmRSS) after start-up and one prompt, and
- *    after the runs above.
+ *    The same for 1-event drafts (no signature): what the relay and a read cost alone.
+ * 3. Memory at rest: the proxy process's resident set (VmRSS) after start-up and one prompt, after
+ *    the runs above, and after as many prompts again.
  * Nothing is asserted; the verdict lines say PASS or FAIL.
  */
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
@@ -183,6 +184,21 @@ export async function runProxyBench(): Promise<void> {
         if (i >= count / 10) into.push(performance.now() - started);
       }
     }
+    // The same with a small asserted draft: what the relay and a read cost without signatures.
+    const draftDirect: number[] = [];
+    const draftProxied: number[] = [];
+    const draftSides = [
+      [direct, draftDirect],
+      [proxied, draftProxied],
+    ] as const;
+    for (let i = 0; i < count; i++) {
+      const text = draftPrompt(1_000_000 + i);
+      for (const [host, into] of i % 2 === 0 ? draftSides : [...draftSides].reverse()) {
+        const started = performance.now();
+        await host.requestText('session/prompt', text);
+        if (i >= count / 10) into.push(performance.now() - started);
+      }
+    }
     const added = quantile(proxiedMs, 0.5) - quantile(directMs, 0.5);
     console.log(
       `latency per prompt, verified 1-event envelope (${String(proxiedMs.length)} each, alternating):   p50        p99`,
@@ -196,6 +212,13 @@ export async function runProxyBench(): Promise<void> {
     console.log(
       `  added by the proxy (difference of the quantiles) ${fmt(added)}  ${fmt(quantile(proxiedMs, 0.99) - quantile(directMs, 0.99))}`,
     );
+    console.log(`latency per prompt, asserted 1-event draft (no signature to check):`);
+    console.log(
+      `  agent alone                                   ${fmt(quantile(draftDirect, 0.5))}  ${fmt(quantile(draftDirect, 0.99))}`,
+    );
+    console.log(
+      `  behind buzz-meta proxy                        ${fmt(quantile(draftProxied, 0.5))}  ${fmt(quantile(draftProxied, 0.99))}`,
+    );
 
     // 2. throughput of small asserted prompts.
     const window = Number(process.env.BENCH_PROXY_WINDOW ?? 64);
@@ -207,9 +230,12 @@ export async function runProxyBench(): Promise<void> {
     console.log(`  behind buzz-meta proxy   ${Math.round(proxiedRate).toLocaleString('en-US')} prompts/s`);
     console.log(`  agent alone              ${Math.round(directRate).toLocaleString('en-US')} prompts/s`);
 
-    // 3. memory.
+    // 3. memory: at rest, after the runs, and after as many prompts again (a leak would keep growing).
+    const afterRuns = RawHost.rssMiB(proxied.child.pid);
+    await throughput(proxied, small, window);
     console.log(
-      `proxy resident set: ${restRss.toFixed(1)} MiB at rest (started, one prompt), ${RawHost.rssMiB(proxied.child.pid).toFixed(1)} MiB after the runs`,
+      `proxy resident set: ${restRss.toFixed(1)} MiB at rest (started, one prompt), ${afterRuns.toFixed(1)} MiB after the runs, ` +
+        `${RawHost.rssMiB(proxied.child.pid).toFixed(1)} MiB after ${String(small.length)} prompts more`,
     );
     console.log(`load average after the proxy runs: ${load()}`);
     console.log('');

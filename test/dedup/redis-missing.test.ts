@@ -44,13 +44,14 @@ describe('npm test without redis-server', () => {
       'test/dedup/redis-faults.test.ts',
       'test/dedup/redis-store.test.ts',
       'test/examples/pooled-agent.test.ts',
+      'test/proxy/redis-dedup.test.ts',
     ]);
   });
 
   it('outside CI: one line says what to install, and the Redis suites are left out', { timeout: 60_000 }, async () => {
     const { status, output } = await outside;
     const line =
-      'Skipping the 6 Redis test files: redis-server is not installed ' +
+      'Skipping the 7 Redis test files: redis-server is not installed ' +
       '(apt-get install redis-server; with CI set they fail instead).';
     expect(output.split('\n').filter((text) => text.includes('redis-server'))).toEqual([line]);
     expect(output).toContain('No test files found, exiting with code 0');
