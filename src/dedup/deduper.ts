@@ -110,6 +110,12 @@ const sleep = (ms: number): Promise<void> =>
     setTimeout(resolve, ms);
   });
 
+/** A wait of a background clean-up: unreferenced, so a process may exit meanwhile (the leases lapse then). */
+const backgroundSleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
 /**
  * Appends the dedup keys of `events` in `scope` to `ids`, distinct and in order, and to `slots`
  * each event's index in `ids`, or for a repeat (within the delivery) the bitwise NOT of its first
@@ -227,6 +233,7 @@ class StoreCalls {
   /**
    * A settle after a failed claim, in the background: tried until the store answers, with backoff
    * (at most a second apart), for as long as a lease lasts. After that its leases lapsed anyway.
+   * It never keeps the process alive: an agent shutting down while its store is down exits.
    */
   async cleanUp(run: () => Promise<void>): Promise<void> {
     const until = performance.now() + this.leaseMs;
@@ -236,7 +243,7 @@ class StoreCalls {
         return;
       } catch {
         if (performance.now() + backoff >= until) return;
-        await sleep(backoff);
+        await backgroundSleep(backoff);
       }
     }
   }
