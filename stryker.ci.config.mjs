@@ -1,9 +1,11 @@
 // CI scope of the mutation run (`npm run mutation:ci`, called by .ci/run): the two files whose
 // bugs would turn a forged envelope into a "verified" one. Their mutants are tried against the
-// tests that check verdicts and messages (every test that killed one of them is in these files);
-// the tests that read envelopes only to get at something else (dedup, races, drafts, the legacy
-// scraper, child processes) add time, not kills. Everything else comes from stryker.config.json,
-// so the two runs cannot drift apart.
+// test files that kill them (a mutant killed in a run over all of test/envelope/, test/read/ and
+// the other read-path tests is killed by these files too). A mutant no test kills runs every
+// test that covers it, so a file that only covers (the vectors, both signature backends, the
+// tampered-field list, the default bounds, the redaction property) adds time and no kill; those
+// run in `npm test` and in `npm run mutation`. Everything else comes from stryker.config.json, so
+// the two runs cannot drift apart.
 import { readFileSync } from 'node:fs';
 
 const base = JSON.parse(readFileSync(new URL('./stryker.config.json', import.meta.url), 'utf8'));
@@ -12,9 +14,17 @@ export default {
   ...base,
   mutate: ['src/envelope/canonical-json.ts', 'src/envelope/verify.ts'],
   testFiles: [
-    'test/envelope/**/*.test.ts',
-    'test/read/**/*.test.ts',
-    'test/shared/input-bounds.test.ts',
+    'test/envelope/failure-messages.test.ts',
+    'test/envelope/canonical-json.test.ts',
+    'test/envelope/escape-scan.test.ts',
+    'test/envelope/hashing-paths.test.ts',
+    'test/envelope/build-and-schema.test.ts',
+    'test/envelope/event-checks.test.ts',
+    'test/envelope/hostile-values.test.ts',
+    'test/envelope/job.test.ts',
+    'test/envelope/with-envelope.test.ts',
+    'test/envelope/pinned-key.test.ts',
+    'test/read/read.test.ts',
     'test/messages.test.ts',
     'test/keys.test.ts',
     'test/cli/cli.test.ts',

@@ -9,6 +9,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Without redis-server outside CI, the Redis suites are left out with one line saying so.
     exclude: [...configDefaults.exclude, 'bench/**', 'dist/**', '.stryker-tmp/**', ...redisFilesToSkip('test')],
+    // A property test of 1000 cases takes a second or two alone and several times that on a
+    // shared 2-core machine under load, past vitest's default 5 s; no test asserts time.
+    testTimeout: 20_000,
     // FAST_CHECK_SEED and FUZZ_COUNT_FILE (`npm run fuzz`); a no-op when neither is set.
     setupFiles: ['test/support/fast-check.setup.ts'],
     // Type-level tests (`*.test-d.ts`, `expectTypeOf`) run with `--typecheck` (`npm test`).

@@ -51,6 +51,7 @@ export default mergeConfig(
         'test/defaults/**',
         'test/docs/**',
         'test/cli/input-stream.test.ts',
+        'test/cli/executable.test.ts',
         'test/proxy/policy.test.ts',
         'test/proxy/relay.test.ts',
         'test/proxy/lifecycle.test.ts',

@@ -1,5 +1,5 @@
 /**
- * `buzz-meta/acp` and command benchmarks (issue 10), run at the end of `npm run bench` (or alone:
+ * `buzz-meta/acp` and command benchmarks, run at the end of `npm run bench` (or alone:
  * `BENCH_ONLY=acp`). Uses the built package (`npm run build` first; it builds when dist/ is missing).
  *
  * 1. Cold import: fresh node processes, alternating, each timing its own dynamic imports with

@@ -1,5 +1,5 @@
 /**
- * Dedup benchmarks (issue 9), run at the end of `npm run bench` (or alone: `BENCH_ONLY=dedup`).
+ * Dedup benchmarks, run at the end of `npm run bench` (or alone: `BENCH_ONLY=dedup`).
  *
  * Memory store: single-event claim+commit per second through `createDeduper` (goal ≥ 500k/s) and
  * heap bytes per remembered id at 1M ids (goal ≤ 200 B), and per id scraped from 500 kB and 5 kB

@@ -1,5 +1,5 @@
 /**
- * Forged deliveries (issue 7): what a sender without the agent key can make a reader spend, next
+ * Forged deliveries: what a sender without the agent key can make a reader spend, next
  * to the `JSON.parse` of the request text (which the ACP SDK has already paid when the handler
  * runs). Four shapes at 1, 10 and 100 MB, each forged two ways (the genuine attestation left stale,
  * or payloadHash recomputed with a stranger's signature: the worst case) and read keyless, keyed

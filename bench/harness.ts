@@ -14,7 +14,7 @@
  * µs/op; a ratio is the median of the per-round ratios (case ÷ baseline, same round).
  *
  * No forced GC between batches: a full `gc()` makes V8 age and flush code, and the next batch then
- * measures a cold reader (measured here: 6× slower for the asserted envelope read).
+ * measures a cold reader, several times slower for the asserted envelope read.
  */
 
 /** One benchmark case. `run(i)` performs one operation on the i-th pool item and returns a value to sink. */

@@ -1,5 +1,5 @@
 /**
- * The legacy scraper (issue 8), wired into `npm run bench` by bench/run.ts:
+ * The legacy scraper, wired into `npm run bench` by bench/run.ts:
  *
  * - throughput: `scrapePromptText` of 10 KB, 100 KB and 1 MB V4 batches (context block + event
  *   batch, real ids) as a ratio to `text.split('\n')` over the same text: goal ≤ 3×; beside it,

@@ -1,5 +1,5 @@
 /**
- * `createBuzzReader()` against the free `readBuzzContext` (issue 9, item 5), wired into
+ * `createBuzzReader()` against the free `readBuzzContext`, wired into
  * `npm run bench` by bench/run.ts:
  *
  * - verified 1-event and 20-event envelopes, reader (libsecp256k1 for the attestation and every

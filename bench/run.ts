@@ -21,8 +21,8 @@ import { availableParallelism, loadavg } from 'node:os';
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { readBuzzContext } from '../src/read/read.js';
 import { canonicalJson } from '../src/envelope/canonical-json.js';
-import { buildDraftSchema, draftParser } from '../src/draft/schema.js';
-import { buildEnvelopeSchema, envelopeParser } from '../src/envelope/schema.js';
+import { draftParser, draftSchema } from '../src/draft/schema.js';
+import { envelopeParser, envelopeSchema } from '../src/envelope/schema.js';
 import { DEFAULT_LIMITS } from '../src/limits.js';
 import { type BenchGroup, type BenchResult, quantile, runBench } from './harness.js';
 import { draftRequests, envelopeCases } from './fixtures.js';
@@ -64,8 +64,8 @@ const pr4751Texts = draftRequests(POOL, 'pr4751').map((d) => d.text);
 const pr4751Params = pr4751Texts.map((text) => (JSON.parse(text) as { params: unknown }).params);
 const pr7063Texts = draftRequests(POOL, 'pr7063').map((d) => d.text);
 const pr7063Params = pr7063Texts.map((text) => (JSON.parse(text) as { params: unknown }).params);
-const plainDraftSchema = buildDraftSchema(DEFAULT_LIMITS);
-const plainEnvelopeSchema = buildEnvelopeSchema(DEFAULT_LIMITS);
+const plainDraftSchema = draftSchema(DEFAULT_LIMITS);
+const plainEnvelopeSchema = envelopeSchema(DEFAULT_LIMITS);
 // The parsers the reader itself uses (z.compile'd where zod can), not a second compilation.
 const compiledEnvelopeSchema = envelopeParser(DEFAULT_LIMITS);
 const compiledDraftSchema = draftParser(DEFAULT_LIMITS);
@@ -266,7 +266,7 @@ const groups: BenchGroup[] = [
 ];
 
 groups.push(...(await readerGroups()));
-// Legacy scraper (issue 8): inputs are rendered before timing.
+// Legacy scraper: inputs are rendered before timing.
 const legacy = legacyGroups();
 groups.push(...legacy.groups);
 
@@ -429,13 +429,13 @@ for (const [id, what] of [
 }
 console.log(`legacy input sizes (characters): ${JSON.stringify(legacy.sizes)}`);
 
-// Forged deliveries (issue 7): single large operations, with their own printout.
+// Forged deliveries: single large operations, with their own printout.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'forged')) {
   const { runForgedBench } = await import('./forged.js');
   await runForgedBench();
 }
 
-// Dedup (issue 9): async, so measured after the synchronous groups, with its own printout.
+// Dedup: async, so measured after the synchronous groups, with its own printout.
 // `dedup-redis`: only the Redis rows (standalone and cluster, both clients, 1/4/8 workers);
 // `dedup-memory`: only the memory store's rows.
 const dedupWords = only?.split(',').map((word) => word.trim()) ?? ['dedup'];
@@ -453,7 +453,7 @@ if (only === undefined || only.split(',').some((word) => word.trim() === 'proxy'
   await runProxyBench();
 }
 
-// buzz-meta/acp and the command (issue 10): child processes, so after everything in process.
+// buzz-meta/acp and the command: child processes, so after everything in process.
 if (only === undefined || only.split(',').some((word) => word.trim() === 'acp')) {
   const { runAcpBench } = await import('./acp.js');
   await runAcpBench();

@@ -328,7 +328,7 @@ function refused(
 }
 
 /**
- * Honestly signed deliveries that upstream builds and that 0.1.0's defaults refused (issue 7):
+ * Honestly signed deliveries that upstream builds and that 0.1.0's defaults refused:
  * 101 events; 101 tags, one of them a 17-value `imeta` tag, one value of 1,025 characters;
  * 65,537 characters of content.
  */

@@ -208,33 +208,22 @@ describe('thread anchors and option errors', () => {
     }) as unknown as BuzzContext;
 
   describe('threadKey', () => {
-    test('an envelope follows its signed reply, not the tags', () => {
-      const ctx = context({
-        source: 'envelope-v1',
-        trust: 'asserted',
-        reply: { rootEventId: ROOT, parentEventId: null, replyToEventId: LAST },
-      });
-      expect(threadKey(ctx)).toBe(`buzz:thread:${ROOT}`);
-    });
-
-    test('scraped text follows the anchors the host rendered, when it rendered them', () => {
-      const rendered = context({
-        source: 'prompt-text',
-        trust: 'scraped',
-        reply: { rootEventId: ROOT, parentEventId: null, replyToEventId: LAST },
-      });
-      expect(threadKey(rendered)).toBe(`buzz:thread:${ROOT}`);
-      const unrendered = context({ source: 'prompt-text', trust: 'scraped' });
-      expect(threadKey(unrendered)).toBe(`buzz:thread:${TAGGED_ROOT}`);
-    });
-
-    test('any other source with tags follows the tags, even next to a reply field', () => {
-      const ctx = context({
-        source: 'meta-draft',
-        trust: 'asserted',
-        reply: { rootEventId: ROOT, parentEventId: null, replyToEventId: LAST },
-      });
-      expect(threadKey(ctx)).toBe(`buzz:thread:${TAGGED_ROOT}`);
+    const reply = { rootEventId: ROOT, parentEventId: null, replyToEventId: LAST };
+    test.each([
+      ['an envelope follows its signed reply, not the tags', { source: 'envelope-v1', trust: 'asserted', reply }, ROOT],
+      ['scraped text follows the anchors the host rendered', { source: 'prompt-text', trust: 'scraped', reply }, ROOT],
+      [
+        'scraped text without rendered anchors follows the tags',
+        { source: 'prompt-text', trust: 'scraped' },
+        TAGGED_ROOT,
+      ],
+      [
+        'any other source follows the tags, even next to a reply',
+        { source: 'meta-draft', trust: 'asserted', reply },
+        TAGGED_ROOT,
+      ],
+    ])('%s', (_, fields, root) => {
+      expect(threadKey(context(fields))).toBe(`buzz:thread:${root}`);
     });
   });
 

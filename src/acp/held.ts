@@ -13,7 +13,7 @@ import type { BuzzMetaError } from '../errors.js';
 const FIRST_POLL_MS = 25;
 
 /** A turn's claim, possibly made of several store claims, settled together. */
-export interface TurnClaim<E extends BuzzEvent> {
+interface TurnClaim<E extends BuzzEvent> {
   /** Events of `context.events` this turn claimed, in order. */
   readonly fresh: readonly E[];
   /** The other events of `context.events`, in order. */

@@ -105,7 +105,7 @@ export class BuzzTurnError extends Error {
 }
 
 /** The policy of a {@link TurnRunner}: the part of `BuzzHandlersOptions` that is not about the SDK. */
-export interface TurnPolicy<C extends BuzzContext> {
+interface TurnPolicy<C extends BuzzContext> {
   readonly reader: BuzzReader<C>;
   readonly deduper?: Deduper | undefined;
   readonly missing?: MissingContextPolicy | undefined;
@@ -123,10 +123,10 @@ export interface TurnPolicy<C extends BuzzContext> {
  *   answers its cancelled prompt, and its last `session/update`s must reach the host before that).
  * Either way the claim is released when the cancel arrives.
  */
-export type CancelAnswer = 'at-once' | 'by-work';
+type CancelAnswer = 'at-once' | 'by-work';
 
 /** The work of a turn: the handler's call, or the prompt forwarded to the agent. */
-export type TurnWork<C extends BuzzContext> = (
+type TurnWork<C extends BuzzContext> = (
   buzz: BuzzTurn<C> | undefined,
   signal: AbortSignal,
 ) => MaybePromise<PromptResponse>;

@@ -11,7 +11,7 @@ import { CliError } from './cli-error.js';
 import { jsonSyntaxError } from './json-syntax.js';
 
 /** A JSON-RPC request id (a string or a number), or `null` for a bare params object or another id. */
-export type RequestId = string | number | null;
+type RequestId = string | number | null;
 
 /** A `session/prompt` found in the input. */
 export interface FoundPrompt {
@@ -46,7 +46,7 @@ export interface BadLine {
 }
 
 /** What {@link forEachMessage} hands over, in input order. */
-export interface MessageVisitor {
+interface MessageVisitor {
   /** A `session/prompt` request, or a bare params object. */
   prompt(found: FoundPrompt): void;
   /** A request of another method with an id (either direction): its response is no prompt's answer. */
@@ -58,7 +58,7 @@ export interface MessageVisitor {
 }
 
 /** What the input held, besides its prompts. */
-export interface InputSummary {
+interface InputSummary {
   /** JSON values that were other methods, or responses to no prompt, skipped. */
   readonly skipped: number;
 }
@@ -67,7 +67,7 @@ export interface InputSummary {
  * The longest line accepted: 32 MiB, the ACP SDK's own message limit (`DEFAULT_MAX_MESSAGE_BYTES`),
  * so nothing a transport accepted is refused. Not imported: the command must run without the SDK.
  */
-export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
@@ -90,30 +90,10 @@ export function forEachMessage(
   visitor: MessageVisitor,
   maxLineBytes: number = MAX_LINE_BYTES,
 ): InputSummary {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // Text without NUL bytes that is all UTF-8 (the usual case) needs no per-line check.
-  const clean = buffer.indexOf(0) < 0 && isUtf8(buffer);
-  const ends = lineEnds(buffer);
-  const startOf = (index: number): number => (index === 0 ? 0 : (ends[index - 1] ?? 0) + 1);
-  const endOf = (index: number): number => ends[index] ?? buffer.length;
-  const last = ends.length - 1;
-
-  /** Why line `index` cannot even be decoded as text, or `undefined`. */
-  const unreadable = (index: number): string | undefined => {
-    const start = startOf(index);
-    const end = endOf(index);
-    if (end - start > maxLineBytes) return `longer than ${String(maxLineBytes)} bytes (the ACP message limit)`;
-    if (clean) return undefined;
-    const line = buffer.subarray(start, end);
-    if (line.indexOf(0) >= 0) return 'binary data (a NUL byte), not JSON text';
-    if (!isUtf8(line)) return 'binary data (not UTF-8), not JSON text';
-    return undefined;
-  };
-  const lineText = (index: number): string => buffer.toString('utf8', startOf(index), endOf(index));
-  const blank = (index: number): boolean => unreadable(index) === undefined && lineText(index).trim() === '';
-
+  const lines = new InputLines(bytes, maxLineBytes);
+  const { buffer, clean, last } = lines;
   let first = 0;
-  while (first <= last && blank(first)) first++;
+  while (first <= last && lines.blank(first)) first++;
   if (first > last) throw new CliError('the input is empty: give a JSON-RPC request, params, or an NDJSON capture');
 
   let skipped = 0;
@@ -132,8 +112,8 @@ export function forEachMessage(
     visitor.badLine(problem);
   };
 
-  const head = unreadable(first) === undefined ? tryParse(lineText(first)) : undefined;
-  const whole = head === undefined && clean && ends.every((_, i) => endOf(i) - startOf(i) <= maxLineBytes);
+  const head = lines.unreadable(first) === undefined ? tryParse(lines.text(first)) : undefined;
+  const whole = head === undefined && clean && lines.allWithinBound();
   const document = whole ? tryParse(buffer.toString('utf8')) : undefined;
   if (document !== undefined) {
     // One (pretty-printed) document: its value is at its first line.
@@ -144,14 +124,14 @@ export function forEachMessage(
         take(first + 1, head.value);
         continue;
       }
-      const problem = unreadable(index);
+      const problem = lines.unreadable(index);
       if (problem !== undefined) {
         const unread = { line: index + 1, column: null, problem };
         firstUnreadable ??= unread;
         report(unread);
         continue;
       }
-      const text = lineText(index);
+      const text = lines.text(index);
       if (text.trim() === '') continue;
       const parsed = tryParse(text);
       if (parsed === undefined) report(lineProblem(text, index + 1, index === last));
@@ -167,6 +147,62 @@ export function forEachMessage(
     throw new CliError(`line ${String(first + 1)}: neither a JSON-RPC message nor session/prompt params`);
   }
   return { skipped };
+}
+
+/** The lines of the input: where each starts and ends, its text, and why it cannot be read, if it cannot. */
+class InputLines {
+  readonly buffer: Buffer;
+  /** Text without NUL bytes that is all UTF-8 (the usual case): no line needs a check of its own. */
+  readonly clean: boolean;
+  /** The index of the last line. */
+  readonly last: number;
+  readonly #ends: number[];
+  readonly #maxLineBytes: number;
+
+  constructor(bytes: Uint8Array, maxLineBytes: number) {
+    this.buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.clean = this.buffer.indexOf(0) < 0 && isUtf8(this.buffer);
+    this.#ends = lineEnds(this.buffer);
+    this.last = this.#ends.length - 1;
+    this.#maxLineBytes = maxLineBytes;
+  }
+
+  #start(index: number): number {
+    return index === 0 ? 0 : (this.#ends[index - 1] ?? 0) + 1;
+  }
+
+  #end(index: number): number {
+    return this.#ends[index] ?? this.buffer.length;
+  }
+
+  /** Why line `index` cannot even be decoded as text, or `undefined`. */
+  unreadable(index: number): string | undefined {
+    const start = this.#start(index);
+    const end = this.#end(index);
+    if (end - start > this.#maxLineBytes) {
+      return `longer than ${String(this.#maxLineBytes)} bytes (the ACP message limit)`;
+    }
+    if (this.clean) return undefined;
+    const line = this.buffer.subarray(start, end);
+    if (line.indexOf(0) >= 0) return 'binary data (a NUL byte), not JSON text';
+    if (!isUtf8(line)) return 'binary data (not UTF-8), not JSON text';
+    return undefined;
+  }
+
+  /** The text of line `index`. */
+  text(index: number): string {
+    return this.buffer.toString('utf8', this.#start(index), this.#end(index));
+  }
+
+  /** Whether line `index` is readable and holds only white space. */
+  blank(index: number): boolean {
+    return this.unreadable(index) === undefined && this.text(index).trim() === '';
+  }
+
+  /** Whether no line is longer than the bound. */
+  allWithinBound(): boolean {
+    return this.#ends.every((_, index) => this.#end(index) - this.#start(index) <= this.#maxLineBytes);
+  }
 }
 
 /** The end offset (exclusive) of every line; the last line ends at the end of the input. */

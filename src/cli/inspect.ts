@@ -15,7 +15,7 @@ import { renderTable, shown, type TableCounts } from './render.js';
 import { type PromptReport, promptReport } from './report.js';
 
 /** Options of {@link inspect}. */
-export interface InspectOptions {
+interface InspectOptions {
   /** Print one JSON object per prompt (NDJSON) instead of the table. */
   readonly json?: boolean;
   /** Pinned agent key: v1 envelopes must verify against it. */
@@ -34,7 +34,7 @@ export interface CommandOutput {
 }
 
 /** Counts of what the input held besides the reported prompts. */
-export interface InputCounts {
+interface InputCounts {
   /** Other messages (other methods, responses to no prompt). */
   readonly skipped: number;
   /** Prompts whose answer was found. */
@@ -59,7 +59,7 @@ interface Slot {
  * to `onReport` in input order: each as soon as its answer is found (a capture of many prompts is
  * never held whole), the unanswered ones at the end.
  */
-export async function forEachReport(
+async function forEachReport(
   bytes: Uint8Array,
   key: { readonly agentPubkey?: string | undefined; readonly keySource?: string | undefined },
   onReport: (report: PromptReport) => void,

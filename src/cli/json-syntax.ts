@@ -6,7 +6,7 @@
  */
 
 /** The first place `text` breaks the JSON grammar. */
-export interface JsonSyntaxError {
+interface JsonSyntaxError {
   /** UTF-16 offset of the first character that cannot continue the value (`text.length` when the text ended). */
   readonly offset: number;
   /** The text ended inside a value (it was cut), rather than holding a wrong character. */

@@ -9,7 +9,7 @@ import { toHexPubkey, toNpub } from '../npub.js';
 import { CliError } from './cli-error.js';
 
 /** A fresh key pair: the nsec for the host, the npub and hex for the agent to pin. */
-export interface KeyPair {
+interface KeyPair {
   /** The secret key as an nsec: the host's only, never the agent's. */
   readonly nsec: string;
   /** The public key as an npub: what the agent pins. */

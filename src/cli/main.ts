@@ -25,7 +25,7 @@ interface Outcome {
 }
 
 /** Where the command reads and writes; tests pass their own. */
-export interface CliIo {
+interface CliIo {
   /** Writes to stdout (text, or UTF-8 bytes). */
   readonly writeOut: (text: string | Uint8Array) => void;
   /** Writes to stderr. */
@@ -37,7 +37,7 @@ export interface CliIo {
 }
 
 /** The real process's stdio and environment. */
-export const processIo: CliIo = {
+const processIo: CliIo = {
   writeOut: (text) => process.stdout.write(text),
   writeErr: (text) => process.stderr.write(text),
   openStdin: () => (process.stdin.isTTY ? null : process.stdin),
@@ -69,12 +69,6 @@ function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Co
       "\nExit codes: 0 ok, 1 a check failed (verify), 2 usage or input error; proxy: the agent's own.\n" +
         'BUZZ_AGENT_NPUB (the agent’s npub) is used when --agent-pubkey is not given.',
     );
-  const keyOption = () =>
-    new Option(
-      '--agent-pubkey <key>',
-      'the agent’s own npub (or 64 hex) to verify envelopes against (default: $BUZZ_AGENT_NPUB)',
-    );
-
   cli
     .command('inspect')
     .summary('print the Buzz context of every session/prompt, and the agent’s answer to it')
@@ -103,6 +97,32 @@ function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Co
       out(await verify(await readSource(file, io), key.key, key.source));
     });
 
+  addKeyCommands(cli, out);
+  addProxyCommand(cli, io, out);
+
+  for (const command of [cli, ...cli.commands]) {
+    const help = command === cli ? 'buzz-meta --help' : `buzz-meta ${command.name()} --help`;
+    command.exitOverride().configureOutput({
+      writeOut: io.writeOut,
+      writeErr: io.writeErr,
+      outputError: (text, write) => {
+        write(`buzz-meta: ${usageError(text)}; see ${help}\n`);
+      },
+    });
+  }
+  return cli;
+}
+
+/** `--agent-pubkey`, as every command that reads envelopes takes it. */
+function keyOption(): Option {
+  return new Option(
+    '--agent-pubkey <key>',
+    'the agent’s own npub (or 64 hex) to verify envelopes against (default: $BUZZ_AGENT_NPUB)',
+  );
+}
+
+/** `keygen`, `npub` and `hex`: the key commands, which load keygen.js (secp256k1) only when run. */
+function addKeyCommands(cli: Command, out: (outcome: Outcome | CommandOutput) => void): void {
   cli
     .command('keygen')
     .description('make a key pair: the nsec for the host, the npub for the agent to pin')
@@ -130,7 +150,10 @@ function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Co
       const { convertKey } = await import('./keygen.js');
       out({ stdout: [convertKey(key, 'hex') + '\n'], exitCode: EXIT.ok });
     });
+}
 
+/** `proxy`: the relay in front of an agent, loaded only when run. */
+function addProxyCommand(cli: Command, io: CliIo, out: (outcome: Outcome | CommandOutput) => void): void {
   cli
     .command('proxy')
     .description('run an ACP agent behind a relay that reads each session/prompt and forwards _meta.buzzContext')
@@ -164,18 +187,6 @@ function program(io: CliIo, out: (outcome: Outcome | CommandOutput) => void): Co
       const exitCode = await proxyCommand(agent, options, agentKey(options.agentPubkey, io.env));
       out({ stdout: [], exitCode });
     });
-
-  for (const command of [cli, ...cli.commands]) {
-    const help = command === cli ? 'buzz-meta --help' : `buzz-meta ${command.name()} --help`;
-    command.exitOverride().configureOutput({
-      writeOut: io.writeOut,
-      writeErr: io.writeErr,
-      outputError: (text, write) => {
-        write(`buzz-meta: ${usageError(text)}; see ${help}\n`);
-      },
-    });
-  }
-  return cli;
 }
 
 /**

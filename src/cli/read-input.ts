@@ -13,7 +13,7 @@ import { CliError } from './cli-error.js';
  * The most input held: 256 MiB, eight ACP messages of the largest size (input.ts `MAX_LINE_BYTES`)
  * and far more ordinary prompts than a capture worth reading at once; a larger one is split first.
  */
-export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 /**
  * All of `chunks`, or a {@link CliError} once they pass `maxBytes` (the source is then closed,

@@ -70,7 +70,7 @@ function errorText(error: NonNullable<AnswerReport['error']>): string {
  * The block of one prompt, lines without a trailing newline. `withResponses`: the input holds
  * responses, so a prompt without one is worth saying (a lone request has none to show).
  */
-export function renderPrompt(report: PromptReport, index: number, withResponses = false): string[] {
+function renderPrompt(report: PromptReport, index: number, withResponses = false): string[] {
   const id = report.requestId === null ? '' : `, request id ${shown(String(report.requestId), MAX_REQUEST_ID)}`;
   const lines = [`prompt ${String(index + 1)} (line ${String(report.line)}${id})`];
   // A bare params object is no request: nothing can answer it.

@@ -8,7 +8,7 @@ import type { BuzzEvent } from '../context.js';
 import { sha2 } from '../shared/deferred.js';
 
 /** Prefix of hashed keys; `:` never occurs in a 64-hex event id, so the two kinds never collide. */
-export const HASHED_KEY_PREFIX = 'h:';
+const HASHED_KEY_PREFIX = 'h:';
 
 /**
  * The dedup key of `event` in channel `channelId`: the event id, or for an id-less event

@@ -19,7 +19,7 @@ const KNOWN: Readonly<Record<string, BuzzChannelType>> = {
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** The normalized channel type, the host's value to keep (if any), and a diagnostic (if any). */
-export interface ReadChannelType {
+interface ReadChannelType {
   readonly channelType: BuzzChannelType;
   readonly hostChannelType?: string;
   readonly diagnostic?: string;

@@ -13,7 +13,7 @@ import { DEFAULT_LIMITS, type BuzzLimits } from '../limits.js';
 import { hex64, limitedSchemas, nostrKind, unixSeconds, uuid } from '../shared/schema-kit.js';
 
 /** Builds the draft schema for the given limits. */
-export function buildDraftSchema(limits: BuzzLimits) {
+function buildDraftSchema(limits: BuzzLimits) {
   const event = z
     .object({
       id: hex64,

@@ -32,7 +32,7 @@ export interface MemberText {
 }
 
 /** How far one canonicalization may go, and which sub-objects' texts to keep or reuse. */
-export interface CanonicalOptions {
+interface CanonicalOptions {
   /** Nesting bound (containers, the outermost included). */
   readonly maxDepth: number;
   /** Values visited, each visit counted: bounds the work on a graph that shares sub-objects. */

@@ -65,7 +65,7 @@ function wasmFile(): string {
  * in normal operation; an abort or a request to grow the heap throws, so the check has no verdict
  * and the caller re-runs it in pure JS.
  */
-export function runtimeImports(heap: () => Uint8Array): { readonly a: Record<string, (...args: number[]) => unknown> } {
+function runtimeImports(heap: () => Uint8Array): { readonly a: Record<string, (...args: number[]) => unknown> } {
   const thrower = (what: string) => (): never => {
     throw new Error(`libsecp256k1: ${what}`);
   };
@@ -85,7 +85,7 @@ export function runtimeImports(heap: () => Uint8Array): { readonly a: Record<str
  * Throws unless `verify` accepts a known-good signature and refuses the same signature with one bit
  * flipped: a binary whose exports moved (another nostr-wasm build) fails here, at load time.
  */
-export function selfTest(verify: RawSchnorrVerify): void {
+function selfTest(verify: RawSchnorrVerify): void {
   const pubkey = Buffer.from(SELF_TEST_PUBKEY, 'hex');
   const message = Buffer.from(SELF_TEST_MESSAGE, 'hex');
   const signature = Buffer.from(SELF_TEST_SIGNATURE, 'hex');
@@ -100,8 +100,8 @@ export function selfTest(verify: RawSchnorrVerify): void {
  * Instantiates libsecp256k1 and returns its raw BIP-340 verify. Rejects when the binary cannot be
  * found or instantiated, or fails the self-test.
  */
-export async function loadLibsecp256k1(bytes?: Uint8Array): Promise<RawSchnorrVerify> {
-  const binary = bytes ?? new Uint8Array(await readFile(wasmFile()));
+export async function loadLibsecp256k1(): Promise<RawSchnorrVerify> {
+  const binary = new Uint8Array(await readFile(wasmFile()));
   let heap = new Uint8Array(0);
   const imports = runtimeImports(() => heap);
   const { instance } = await webAssembly.instantiate(binary, imports);

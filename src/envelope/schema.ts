@@ -31,7 +31,7 @@ function utf8Length(text: string): number {
 }
 
 /** Builds the envelope schema for the given limits. */
-export function buildEnvelopeSchema(limits: BuzzLimits) {
+function buildEnvelopeSchema(limits: BuzzLimits) {
   const event = z.object({
     id: hex64,
     pubkey: hex64,

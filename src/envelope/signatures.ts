@@ -11,7 +11,7 @@ import { loadLibsecp256k1, type RawSchnorrVerify } from './libsecp256k1.js';
 import type { NostrEventFields } from './crypto.js';
 
 /** A signed Nostr event as the verifier sees it (already schema-checked). */
-export interface SignedEventFields extends NostrEventFields {
+interface SignedEventFields extends NostrEventFields {
   /** The event id the event claims (checked against the NIP-01 hash separately). */
   readonly id: string;
   /** BIP-340 signature over the id, 128 hex. */
@@ -42,7 +42,7 @@ export const jsVerifier: SignatureVerifier = {
  * a large event) would add nothing. A backend that throws has given no verdict: that one check
  * runs again in pure JS.
  */
-export function libsecp256k1Verifier(raw: RawSchnorrVerify): SignatureVerifier {
+function libsecp256k1Verifier(raw: RawSchnorrVerify): SignatureVerifier {
   const verify = (signatureHex: string, message: Uint8Array, pubkeyHex: string): boolean => {
     try {
       return raw(hexToBytes(signatureHex), message, hexToBytes(pubkeyHex));

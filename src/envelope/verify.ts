@@ -31,7 +31,7 @@ export type EnvelopeVerification =
   | { readonly ok: false; readonly failures: readonly [BuzzIssue, ...BuzzIssue[]] };
 
 /** An envelope that passed {@link checkEnvelope}: its typed copy, and whether a pinned key verified it. */
-export interface CheckedEnvelope {
+interface CheckedEnvelope {
   /** The typed copy for reading (unknown keys dropped; the received object was hashed). */
   readonly envelope: EnvelopeV1;
   /** Whether the attestation and event signatures were verified against a pinned key. */

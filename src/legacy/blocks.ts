@@ -4,7 +4,7 @@
  */
 
 /** One text block and its place in the prompt (for error paths). */
-export interface TextBlock {
+interface TextBlock {
   /** Index in the `prompt` array. */
   readonly index: number;
   /** The block's text. */

@@ -40,7 +40,7 @@ export class HashBudget {
 }
 
 /** The head fields of a rendered event that its id commits to. */
-export interface HashedHead {
+interface HashedHead {
   readonly id: string;
   readonly pubkey: string;
   readonly createdAt: number;

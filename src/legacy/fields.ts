@@ -13,7 +13,7 @@ export function fieldValue(line: string | undefined, label: string): string | un
 }
 
 /** True for a lowercase hyphenated UUID of exactly 36 characters. */
-export function isUuid(value: string): boolean {
+function isUuid(value: string): boolean {
   return value.length === 36 && UUID_PATTERN.test(value);
 }
 

@@ -1,8 +1,8 @@
 /**
- * The fixed lines at the top of a rendered event block, up to `Content:` (or V1's `Message:`).
- * They come before any message text, so at a real block start they are authoritative: the first
- * `Event ID:`, `Channel:`, `From:` after a real separator are the host's, whatever the content
- * below them imitates.
+ * The fixed lines at the top of a rendered event block, up to `Content:` (or V1's `Message:`),
+ * read as its layout's row of `LAYOUTS` (eras.ts) says. They come before any message text, so at a
+ * real block start they are authoritative: the first `Event ID:`, `Channel:`, `From:` after a real
+ * separator are the host's, whatever the content below them imitates.
  */
 import {
   type ChannelDisplay,
@@ -16,7 +16,7 @@ import {
   type SenderProblem,
 } from './fields.js';
 import { isHex64 } from '../shared/hex.js';
-import type { BlockLayout } from './eras.js';
+import { type BlockLayout, LAYOUTS } from './eras.js';
 import type { LineText } from './line-text.js';
 
 /** The header fields of one event block. */
@@ -40,7 +40,7 @@ export interface EventHead {
 }
 
 /** Why a block head could not be read: a sentence that echoes nothing received. */
-export interface HeadProblem {
+interface HeadProblem {
   readonly problem: string;
 }
 
@@ -102,9 +102,10 @@ export class SeenFields {
  * channel and senders of the section's earlier blocks.
  */
 export function readHead(text: LineText, at: number, layout: BlockLayout, seen: SeenFields): EventHead | HeadProblem {
+  const row = LAYOUTS[layout];
   let line = at;
   let id: string | null = null;
-  if (layout === 'rich') {
+  if (row.eventId) {
     const value = fieldValue(text.line(line), 'Event ID: ');
     if (value === undefined || !isHex64(value)) return { problem: 'an event block has no valid Event ID line' };
     id = value;
@@ -112,12 +113,12 @@ export function readHead(text: LineText, at: number, layout: BlockLayout, seen: 
   }
   const channelText = fieldValue(text.line(line), 'Channel: ');
   const channel = channelText === undefined ? undefined : seen.channelOf(channelText);
-  if (channel === undefined || (layout !== 'rich' && channel.name !== undefined)) {
+  if (channel === undefined || (row.channel === 'uuid' && channel.name !== undefined)) {
     return { problem: 'an event block has no valid Channel line' };
   }
   line = text.next(line);
   let kind: number | null = null;
-  if (layout !== 'message') {
+  if (row.kind) {
     const value = fieldValue(text.line(line), 'Kind: ');
     const parsed = value === undefined ? undefined : parseKind(value);
     if (parsed === undefined) return { problem: 'an event block has no valid Kind line' };
@@ -127,23 +128,26 @@ export function readHead(text: LineText, at: number, layout: BlockLayout, seen: 
   const fromText = fieldValue(text.line(line), 'From: ');
   if (fromText === undefined) return { problem: 'an event block has no From line' };
   line = text.next(line);
-  const sender = layout === 'rich' ? seen.senderOf(fromText) : parseBareSender(fromText);
+  const sender = row.sender === 'named' ? seen.senderOf(fromText) : parseBareSender(fromText);
   if (sender === 'mismatch') return { problem: "a sender's npub and hex disagree" };
   if (sender === 'malformed') return { problem: 'an event block has no valid From line' };
   const timeText = fieldValue(text.line(line), 'Time: ');
   const createdAt = timeText === undefined ? undefined : parseTime(timeText);
   if (createdAt === undefined) return { problem: 'an event block has no valid Time line' };
   const contentLine = text.next(line);
-  const firstContent = fieldValue(text.line(contentLine), contentLabel(layout));
+  const firstContent = fieldValue(text.line(contentLine), BODY_LABEL[layout]);
   if (firstContent === undefined) return { problem: 'an event block has no Content line' };
   return { layout, id, channel, kind, sender, createdAt, contentLine, firstContent };
 }
 
-function contentLabel(layout: BlockLayout): string {
-  return layout === 'message' ? 'Message: ' : 'Content: ';
-}
+/** The label of each layout's content line, as written before the content. */
+const BODY_LABEL: Readonly<Record<BlockLayout, string>> = {
+  message: `${LAYOUTS.message.body}: `,
+  content: `${LAYOUTS.content.body}: `,
+  rich: `${LAYOUTS.rich.body}: `,
+};
 
 /** The content of a block: from after its label to the line `end` (exclusive), as one slice. */
 export function contentOf(text: LineText, head: EventHead, end: number): string {
-  return text.slice(head.contentLine + contentLabel(head.layout).length, end);
+  return text.slice(head.contentLine + BODY_LABEL[head.layout].length, end);
 }

@@ -1,14 +1,11 @@
 /**
- * The structural lines of every era: section headers (`[Buzz events — 2 events]`,
- * `<buzz-event type="…">`, the Steer/Interrupt merge headers) and event separators
- * (`--- Event 2 (@mention) ---`). Each is recognized whole, on a line of its own, with its exact
- * characters (U+2014 em dashes, not hyphens); anything else is content.
+ * Recognizes the structural lines of every era: section headers (the lines of `HEADERS` in
+ * eras.ts: `[Buzz events — 2 events]`, `<buzz-event type="…">`, the Steer/Interrupt merge headers)
+ * and event separators (`--- Event 2 (@mention) ---`). Each is recognized whole, on a line of its
+ * own, with its exact characters (U+2014 em dashes, not hyphens); anything else is content.
  */
 
-import type { HeaderFamily } from './eras.js';
-
-/** What a section holds: this turn's events, or the cancelled turn of a merge. */
-export type SectionRole = 'events' | 'prior';
+import { HEADERS, type HeaderFamily, type SectionRole } from './eras.js';
 
 /** A recognized section header. */
 export interface SectionHeader {
@@ -31,7 +28,6 @@ export interface SectionHeader {
   readonly restart?: true;
 }
 
-const EM = ' \u2014 ';
 const COUNT_PATTERN = /^[1-9]\d{0,3}$/;
 
 /** `N events]` at the end of a batch header → N. */
@@ -41,31 +37,6 @@ function countBefore(text: string, suffix: string): number | undefined {
   return COUNT_PATTERN.test(digits) ? Number(digits) : undefined;
 }
 
-/** Bracket merge headers, by exact text. */
-const MERGE_SINGLE: Readonly<Record<string, SectionRole>> = {
-  '[What you were working on]': 'prior',
-  [`[Previous request${EM}interrupted before completion]`]: 'prior',
-  [`[New message${EM}arrived while you were working]`]: 'events',
-  [`[New request${EM}supersedes previous]`]: 'events',
-};
-/** Bracket merge headers with a count: the text before `N events]`. */
-const MERGE_MULTI = [
-  `[New messages${EM}arrived while you were working${EM}`,
-  `[New request${EM}supersedes previous${EM}`,
-];
-
-/** The frame of the kept-session re-prompt. */
-const RESTART_FRAME = 'your-interrupted-turn-was-handling';
-
-/** XML merge frames (V5), by element name. */
-const XML_MERGE: Readonly<Record<string, SectionRole>> = {
-  'what-you-were-working-on': 'prior',
-  'previous-request-interrupted-before-completion': 'prior',
-  [RESTART_FRAME]: 'prior',
-  'new-message-arrived-while-you-were-working': 'events',
-  'new-request-supersedes-previous': 'events',
-};
-
 /** Recognizes a section header line of any era, or returns `undefined`. */
 export function sectionHeader(line: string): SectionHeader | undefined {
   if (line.startsWith('<')) return xmlHeader(line);
@@ -73,26 +44,25 @@ export function sectionHeader(line: string): SectionHeader | undefined {
   return bracketHeader(line);
 }
 
-/** The single-event and batch header prefixes of each brand (built once: this runs for every candidate line). */
-const BRANDS = [
-  { family: 'buzz-event', single: '[Buzz event: ', batch: `[Buzz events${EM}` },
-  { family: 'sprout-event', single: '[Sprout event: ', batch: `[Sprout events${EM}` },
-] as const;
+/** The families whose headers are a single-event prefix and a batch prefix. */
+const BRANDS = ['buzz-event', 'sprout-event'] as const;
 
 function bracketHeader(line: string): SectionHeader | undefined {
-  for (const { family, single, batch } of BRANDS) {
+  for (const family of BRANDS) {
+    const { single, batch } = HEADERS[family];
     if (line.startsWith(single)) return { family, role: 'events', form: 'single', merge: false };
     const declared = batchCount(line, batch);
     if (declared !== undefined) return { family, role: 'events', form: 'chunks', declared, merge: false };
   }
   const family = 'sprout-mention';
-  if (line === '[Sprout @mention]') return { family, role: 'events', form: 'single', merge: false };
-  const mentions = batchCount(line, `[Sprout @mention${EM}`);
+  if (line === HEADERS[family].single) return { family, role: 'events', form: 'single', merge: false };
+  const mentions = batchCount(line, HEADERS[family].batch);
   if (mentions !== undefined) return { family, role: 'events', form: 'chunks', declared: mentions, merge: false };
   const merge = 'bracket-merge';
-  const role = Object.hasOwn(MERGE_SINGLE, line) ? MERGE_SINGLE[line] : undefined;
+  const singles = HEADERS[merge].single;
+  const role = Object.hasOwn(singles, line) ? singles[line] : undefined;
   if (role !== undefined) return { family: merge, role, form: 'chunks', merge: true };
-  for (const prefix of MERGE_MULTI) {
+  for (const prefix of HEADERS[merge].batch) {
     const declared = batchCount(line, prefix);
     if (declared !== undefined) return { family: merge, role: 'events', form: 'chunks', declared, merge: true };
   }
@@ -114,19 +84,20 @@ function xmlHeader(line: string): SectionHeader | undefined {
   const countText = COUNT_ATTRIBUTE.exec(attributes)?.[1];
   const declared = countText === undefined ? {} : { declared: Number(countText) };
   const close = `</${name}>`;
-  if (name === 'buzz-event') {
+  const xml = HEADERS.xml;
+  if (name === xml.single) {
     return attributes.startsWith(' type="')
       ? { family: 'xml', role: 'events', form: 'single', close, merge: false }
       : undefined;
   }
-  if (name === 'buzz-events') {
+  if (name === xml.batch) {
     return countText === undefined
       ? undefined
       : { family: 'xml', role: 'events', form: 'chunks', close, ...declared, merge: false };
   }
-  const role = Object.hasOwn(XML_MERGE, name) ? XML_MERGE[name] : undefined;
+  const role = Object.hasOwn(xml.merges, name) ? xml.merges[name] : undefined;
   if (role === undefined) return undefined;
-  const restart = name === RESTART_FRAME ? { restart: true as const } : {};
+  const restart = name === xml.restart ? { restart: true as const } : {};
   return { family: 'xml', role, form: 'chunks', close, ...declared, merge: true, ...restart };
 }
 

@@ -6,7 +6,7 @@
 import type { RenderedTags, ChannelDisplay } from './fields.js';
 
 /** Why a reading failed: `invalid` (not what hosts render), `ambiguous` (more than one reading), `limit`. */
-export type FailureKind = 'invalid' | 'ambiguous' | 'limit';
+type FailureKind = 'invalid' | 'ambiguous' | 'limit';
 
 /** A reading that did not work out. */
 export interface Failure {

@@ -16,7 +16,7 @@ import { fail, type Failure, type ScrapedEvent } from './outcome.js';
 const V2_CHAT_KINDS: ReadonlySet<number> = new Set([9, 40_001, 40_002]);
 
 /** The events of a plain section and what was noticed reading them. */
-export interface PlainSectionRead {
+interface PlainSectionRead {
   readonly events: ScrapedEvent[];
   readonly diagnostics: string[];
 }

@@ -18,7 +18,7 @@ import {
 export type PromptTextEra = 'v1' | 'v2' | 'v3' | 'v4' | 'v5';
 
 /** The turn the cancelled events belonged to: a Steer or an Interrupt merge. */
-export type MergeKind = 'steer' | 'interrupt';
+type MergeKind = 'steer' | 'interrupt';
 
 /** What the `[Context]` / `<context>` section says. */
 export interface PromptTextContext {

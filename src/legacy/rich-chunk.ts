@@ -23,7 +23,7 @@ interface ParsedEnd {
 }
 
 /** The structure around one block, supplied by its section. */
-export interface ChunkFrame {
+interface ChunkFrame {
   readonly text: LineText;
   readonly budget: HashBudget;
   /** The candidate ends of the whole section. */
@@ -37,7 +37,7 @@ export interface ChunkFrame {
 }
 
 /** A block read whole: the event and what follows it. */
-export interface ChunkRead {
+interface ChunkRead {
   readonly event: ScrapedEvent;
   readonly continuation: Continuation;
 }

@@ -29,7 +29,7 @@ export type Continuation =
   | EndOfSection;
 
 /** The section ends after a block; `next` is the first line after the section. */
-export interface EndOfSection {
+interface EndOfSection {
   readonly type: 'end';
   readonly next: number;
 }
@@ -46,7 +46,7 @@ export type SectionEndCheck = (after: number) => EndOfSection | undefined;
  * only if its value parses as tags too; that is checked when a block looks at it (once per line,
  * see {@link BlockEndCandidates.tagsAt}), so a flood of forged ends is not parsed line by line.
  */
-export interface BlockEndCandidate {
+interface BlockEndCandidate {
   readonly tagsLine: number;
   readonly continuation: Continuation;
 }

@@ -7,7 +7,7 @@
  */
 import { isTrailer, type SectionHeader, sectionHeader, separatorNumber } from './headers.js';
 import { type HashBudget } from './event-id.js';
-import { layoutOf } from './eras.js';
+import { type BlockLayout, ERAS, type EraRow, fieldsOf, type HeaderFamily } from './eras.js';
 import { SeenFields } from './head.js';
 import { fail, type Failure, isFailure, type ScrapedEvent } from './outcome.js';
 import { readPlainSection } from './plain-chunk.js';
@@ -70,7 +70,7 @@ export function readSequence(
 }
 
 /** One section read, and where the text goes on. */
-export interface SectionStep {
+interface SectionStep {
   readonly section: SectionRead;
   /** The first line after the section. */
   readonly next: number;
@@ -172,4 +172,15 @@ function sectionEndCheckOf(text: LineText, header: SectionHeader): SectionEndChe
     if (close !== undefined) return text.is(after, close) ? { type: 'end', next: text.next(after) } : undefined;
     return after >= text.end ? { type: 'end', next: after } : undefined;
   };
+}
+
+/**
+ * The layout of a section's blocks: the era its header family belongs to, and where a family spans
+ * eras of different layouts (`sprout-event`: V2 or V3), the era whose first field label begins the
+ * section's first field line (at `firstFieldLine` in `text`); the oldest such era when none does.
+ */
+function layoutOf(family: HeaderFamily, text: LineText, firstFieldLine: number): BlockLayout {
+  const eras = ERAS.filter((row) => row.headers.includes(family));
+  const opens = (row: EraRow): boolean => text.startsWith(firstFieldLine, `${fieldsOf(row.layout)[0] ?? ''}: `);
+  return (eras.find(opens) ?? eras[0])?.layout ?? 'rich';
 }

@@ -9,7 +9,7 @@ import { fail, type Failure } from './outcome.js';
 import type { SectionRead } from './sections.js';
 
 /** The sections that hold events, once the shape is known to be a host's. */
-export interface TurnSections {
+interface TurnSections {
   /**
    * This turn's events; absent only for a restart re-prompt (`<your-interrupted-turn-was-handling>`
    * alone), which carries the interrupted turn's events and no new ones.

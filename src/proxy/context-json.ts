@@ -9,10 +9,10 @@ import type { BuzzContext, BuzzEvent } from '../context.js';
 import { partitionId, senderKeys } from '../keys.js';
 
 /** The version of the shape below. */
-export const BUZZ_CONTEXT_VERSION = 1;
+const BUZZ_CONTEXT_VERSION = 1;
 
 /** One event as JSON. */
-export interface BuzzEventJson {
+interface BuzzEventJson {
   readonly id: string | null;
   readonly sender: string;
   readonly kind: number | null;
@@ -23,7 +23,7 @@ export interface BuzzEventJson {
 }
 
 /** `_meta.buzzContext` v1. */
-export interface BuzzContextJson {
+interface BuzzContextJson {
   readonly version: 1;
   readonly source: BuzzContext['source'];
   readonly trust: BuzzContext['trust'];

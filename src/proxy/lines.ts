@@ -25,7 +25,7 @@ export interface LongLine {
 }
 
 /** How much of a line too long to hold is kept at each end. */
-export const KEPT_HEAD_BYTES = 64 * 1024;
+const KEPT_HEAD_BYTES = 64 * 1024;
 const KEPT_TAIL_BYTES = 256;
 const NEWLINE = 0x0a;
 const NEWLINE_BYTES = Buffer.from('\n');

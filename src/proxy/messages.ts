@@ -10,7 +10,7 @@ import { BuzzMetaError } from '../errors.js';
 export type RpcId = string | number | null;
 
 /** A parsed line, by kind. */
-export type Classified =
+type Classified =
   | { readonly kind: 'request'; readonly method: string; readonly id: RpcId }
   | { readonly kind: 'notification'; readonly method: string }
   | { readonly kind: 'response'; readonly id: RpcId }

@@ -8,7 +8,7 @@
  */
 
 /** What becomes of the members of `_meta`. */
-export interface MetaEdit {
+interface MetaEdit {
   /** Whether a member of `_meta` stays (decided on its key, unescaped). */
   readonly keep: (key: string) => boolean;
   /** Members appended after the kept ones: key → JSON text. */

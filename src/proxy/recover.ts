@@ -7,10 +7,10 @@
  */
 
 /** A JSON-RPC id as the relay keys it. */
-export type JsonRpcId = string | number;
+type JsonRpcId = string | number;
 
 /** What was recovered; `id` is `undefined` when none was found. */
-export interface Recovered {
+interface Recovered {
   readonly id: JsonRpcId | undefined;
   /** A top-level `method` key was seen: a request or a notification. */
   readonly hasMethod: boolean;

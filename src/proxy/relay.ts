@@ -19,13 +19,13 @@ import { spliceMeta } from './meta-splice.js';
 import { recoverEnvelope } from './recover.js';
 
 /** One end of the relay: what it reads from and what it writes to. */
-export interface RelayEnd {
+interface RelayEnd {
   readonly input: Readable;
   readonly output: Writable;
 }
 
 /** How prompts are read; absent for `--pass-through`. */
-export interface PromptReading {
+interface PromptReading {
   readonly runner: TurnRunner<BuzzContext>;
   /** Keep the host's `_meta.buzz` in the forwarded prompt (default of the command). */
   readonly keepBuzz: boolean;
@@ -36,7 +36,7 @@ export interface PromptReading {
 }
 
 /** Options of a {@link Relay}. */
-export interface RelayOptions {
+interface RelayOptions {
   readonly reading?: PromptReading | undefined;
   readonly maxLineBytes: number;
   readonly log: ProxyLog;

@@ -48,7 +48,7 @@ export interface ProxyOptions {
 }
 
 /** The proxy's own stdio (the process's, or a test's). */
-export interface ProxyIo {
+interface ProxyIo {
   readonly stdin: Readable;
   readonly stdout: Writable;
   readonly writeErr: (text: string) => void;

@@ -50,7 +50,7 @@ export function readBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOption
 }
 
 /** {@link readBuzzContext} with a chosen signature verifier: resolves the options, then reads. */
-export function readWith(params: unknown, options: ReadBuzzOptions, verifier: SignatureVerifier): BuzzReadResult {
+function readWith(params: unknown, options: ReadBuzzOptions, verifier: SignatureVerifier): BuzzReadResult {
   let resolved: ResolvedReadOptions;
   try {
     resolved = resolveReadOptions(options);
@@ -60,7 +60,7 @@ export function readWith(params: unknown, options: ReadBuzzOptions, verifier: Si
   return readResolved(params, resolved, verifier);
 }
 
-/** {@link readWith} with options already resolved (the reader resolves them once). */
+/** A read with options already resolved (the reader resolves them once; `readBuzzContext` per call). */
 export function readResolved(
   params: unknown,
   options: ResolvedReadOptions,

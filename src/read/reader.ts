@@ -49,17 +49,6 @@ const DEFAULT_CACHE_SIZE = 10_000;
 export async function createBuzzReader<const O extends BuzzReaderOptions = BuzzReaderOptions>(
   options?: O,
 ): Promise<BuzzReader<ContextFor<O>>> {
-  return createReaderWith(options, loadWasmVerifier);
-}
-
-/**
- * {@link createBuzzReader} with the wasm loader passed in (internal: tests give it one that fails,
- * to exercise the fallback without breaking the installed nostr-wasm).
- */
-export async function createReaderWith<const O extends BuzzReaderOptions = BuzzReaderOptions>(
-  options: O | undefined,
-  loadWasm: () => Promise<SignatureVerifier>,
-): Promise<BuzzReader<ContextFor<O>>> {
   const given: BuzzReaderOptions = options ?? {};
   const cacheSize = given.cacheSize ?? DEFAULT_CACHE_SIZE;
   if (!Number.isSafeInteger(cacheSize) || cacheSize < 0) {
@@ -71,7 +60,7 @@ export async function createReaderWith<const O extends BuzzReaderOptions = BuzzR
     throw BuzzMetaError.of('invalid_option', '/backend', 'backend must be "auto", "wasm" or "js"');
   }
   const readOptions = resolveReadOptions(given);
-  const base = await chooseVerifier(backend, loadWasm);
+  const base = await chooseVerifier(backend);
   const verifier = cacheSize === 0 ? base : withVerdictCache(base, cacheSize);
   return {
     backend: verifier.backend,
@@ -85,13 +74,11 @@ export async function createReaderWith<const O extends BuzzReaderOptions = BuzzR
   };
 }
 
-async function chooseVerifier(
-  backend: 'auto' | 'wasm' | 'js',
-  loadWasm: () => Promise<SignatureVerifier>,
-): Promise<SignatureVerifier> {
+/** The backend asked for: pure JS, or libsecp256k1 with pure JS as the fallback under `'auto'`. */
+async function chooseVerifier(backend: 'auto' | 'wasm' | 'js'): Promise<SignatureVerifier> {
   if (backend === 'js') return jsVerifier;
   try {
-    return await loadWasm();
+    return await loadWasmVerifier();
   } catch {
     if (backend === 'wasm') {
       throw BuzzMetaError.of('invalid_option', '/backend', 'the wasm backend (nostr-wasm) could not be loaded');

@@ -8,7 +8,7 @@
 import type { Result } from '../errors.js';
 
 /** The thread anchors an event's tags name, lowercased; either may be missing. */
-export interface MarkedAnchors {
+interface MarkedAnchors {
   /** The last `root`-marked `e` tag's id. */
   readonly root: string | undefined;
   /** The last `reply`-marked `e` tag's id. */
@@ -16,7 +16,7 @@ export interface MarkedAnchors {
 }
 
 /** Why the tags name no thread: upstream refuses the whole event for either reason. */
-export interface AmbiguousAnchor {
+interface AmbiguousAnchor {
   /** Index of the offending tag. */
   readonly tagIndex: number;
   /** What is wrong with it, in a sentence (never echoing the tag). */

@@ -77,7 +77,7 @@ export const nostrKind = z.int().min(0).max(65_535);
  * on a zod 4 without `z.compile` (the peer range is `^4`), under `z.config({ jitless: true })`
  * (CSP, no `new Function`), and wherever zod declines to compile.
  */
-export function compiledForReading<T extends z.ZodType>(schema: T): T {
+function compiledForReading<T extends z.ZodType>(schema: T): T {
   const compile = (z as { readonly compile?: (s: T) => T }).compile;
   if (typeof compile !== 'function' || z.config().jitless === true) return schema;
   try {
@@ -88,7 +88,7 @@ export function compiledForReading<T extends z.ZodType>(schema: T): T {
 }
 
 /** A schema built per set of limits: the plain one (of record) and its compiled twin for reading. */
-export interface LimitedSchemas<T extends z.ZodType> {
+interface LimitedSchemas<T extends z.ZodType> {
   /** The plain schema for these limits, built once per distinct set of limits. */
   schema(limits: BuzzLimits): T;
   /** The same schema for the hot read path (see {@link compiledForReading}). */

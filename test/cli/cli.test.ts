@@ -2,15 +2,11 @@
  * The `buzz-meta` command: `inspect` on a recorded capture (exact table and NDJSON, each prompt
  * with the agent's answer), `verify` exit codes, every kind of bad input with its one-line message
  * and exit code (and the lines passed over in a capture that is otherwise readable), key commands,
- * `--help`. Run in process through the same `main` the executable calls; one test runs the real
- * executable to pin what a shell sees.
+ * `--help`. Run in process through the same `main` the executable calls (what a shell sees of the
+ * real executable: executable.test.ts).
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { decode } from 'nostr-tools/nip19';
 import { getPublicKey } from 'nostr-tools/pure';
 import { describe, expect, test } from 'vitest';
@@ -427,46 +423,5 @@ describe('--help and --version', () => {
       JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
     ).version;
     expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-  });
-});
-
-describe('the real executable', () => {
-  test('a shell sees the exit code and one line on stderr', { timeout: 30_000 }, async () => {
-    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
-    const run = promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      bin,
-      'verify',
-      CAPTURE,
-      '--agent-pubkey',
-      AGENT.npub,
-    ]);
-    await expect(run).rejects.toMatchObject({ code: 1, stderr: '' });
-    const bad = promisify(execFile)(process.execPath, [
-      '--import',
-      'tsx',
-      bin,
-      'inspect',
-      fixture('acp-capture.inspect.txt'),
-    ]);
-    await expect(bad).rejects.toMatchObject({
-      code: 2,
-      stderr: 'buzz-meta: line 1, column 1: not JSON (plain text)\n',
-    });
-  });
-
-  test('a reader that closes the pipe early (| head) ends the output quietly', { timeout: 30_000 }, async () => {
-    const big = join(mkdtempSync(join(tmpdir(), 'buzz-meta-epipe-')), 'big.ndjson');
-    writeFileSync(big, `${captureLines.join('\n')}\n`.repeat(3000));
-    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'inspect', big, '--json'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.stdout.once('data', () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });

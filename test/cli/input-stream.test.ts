@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { MAX_INPUT_BYTES, readBounded } from '../../src/cli/read-input.js';
+import { readBounded } from '../../src/cli/read-input.js';
 import { AGENT } from '../support/keys.js';
 import { runCli } from './run.js';
 
@@ -25,6 +25,8 @@ const reportMaxRss =
 const CAPTURE = fileURLToPath(new URL('../fixtures/acp-capture.ndjson', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'buzz-meta-input-'));
 
+/** The most input the command reads: 256 MiB (its one-line error names the figure). */
+const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 /** Node and the held chunks besides the bound itself: far below what an unbounded read reaches. */
 const MAX_RSS_KIB = (MAX_INPUT_BYTES + 384 * 1024 * 1024) / 1024;
 

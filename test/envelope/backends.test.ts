@@ -9,12 +9,19 @@ import { schnorr } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { fc } from '@fast-check/vitest';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { createBuzzReader, deliveryIdOf, type ReadBuzzOptions } from '../../src/index.js';
+import {
+  BuzzMetaError,
+  type BuzzReader,
+  type BuzzReadResult,
+  createBuzzReader,
+  deliveryIdOf,
+  type ReadBuzzOptions,
+  readBuzzContext,
+} from '../../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, getPublicKey, signEvent } from '../../src/host.js';
 import { type RawSchnorrVerify, loadLibsecp256k1 } from '../../src/envelope/libsecp256k1.js';
-import { jsVerifier, libsecp256k1Verifier, type SignatureVerifier } from '../../src/envelope/signatures.js';
-import { type BuzzReadResult, readWith } from '../../src/read/read.js';
 import { numRuns } from '../support/fuzz.js';
+import { afterSelfTest, tapWasm } from '../support/wasm-tap.js';
 
 const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
 const keyOf = (seed: string): Uint8Array => sha256(new TextEncoder().encode(seed));
@@ -22,11 +29,9 @@ const AGENT = keyOf('backends agent');
 const OWNER = keyOf('backends owner');
 
 let raw: RawSchnorrVerify;
-let wasm: SignatureVerifier;
 // Loaded before every test, so each test checks a loader of its own.
 beforeEach(async () => {
   raw = await loadLibsecp256k1();
-  wasm = libsecp256k1Verifier(raw);
 });
 
 /** What a read decided, comparable across backends. */
@@ -35,10 +40,25 @@ function verdict(result: BuzzReadResult): unknown {
   return { ok: false, issues: result.error.issues };
 }
 
-const sameVerdict = (params: unknown, options: ReadBuzzOptions): void => {
-  const js = verdict(readWith(params, options, jsVerifier));
-  expect(verdict(readWith(params, options, wasm))).toEqual(js);
-};
+/** A reader on the wasm backend without the verdict cache, so every signature reaches libsecp256k1. */
+async function wasmReader(options: ReadBuzzOptions): Promise<BuzzReader> {
+  const reader = await createBuzzReader({ ...options, backend: 'wasm', cacheSize: 0 });
+  expect(reader.backend).toBe('wasm');
+  return reader;
+}
+
+/** The wasm reader's verdict equals pure JS's (`readBuzzContext`); options it refuses, it refuses alike. */
+async function sameVerdict(params: unknown, options: ReadBuzzOptions): Promise<void> {
+  const js = verdict(readBuzzContext(params, options));
+  const wasm = await wasmReader(options).then(
+    (reader) => reader.read(params),
+    (error: unknown) => {
+      if (error instanceof BuzzMetaError) return { ok: false as const, error };
+      throw error;
+    },
+  );
+  expect(verdict(wasm)).toEqual(js);
+}
 
 function flipHex(hex: string, at: number): string {
   const i = at % hex.length;
@@ -123,8 +143,8 @@ describe('every committed vector reads the same with both backends', () => {
     expect(vectors.length).toBeGreaterThan(40);
   });
 
-  test.each(vectors.map((vector) => [vector.name, vector] as const))('%s', (_, vector) => {
-    sameVerdict(vector.params, vector.options);
+  test.each(vectors.map((vector) => [vector.name, vector] as const))('%s', async (_, vector) => {
+    await sameVerdict(vector.params, vector.options);
   });
 });
 
@@ -139,7 +159,11 @@ describe('random envelopes', () => {
       { maxLength: 2 },
     ),
   });
-  test('verify the same with both backends, genuine or tampered', () => {
+  test('verify the same with both backends, genuine or tampered', async () => {
+    const readers = new Map([
+      [getPublicKey(AGENT), await wasmReader({ agentPubkey: getPublicKey(AGENT) })],
+      [getPublicKey(OWNER), await wasmReader({ agentPubkey: getPublicKey(OWNER) })],
+    ]);
     fc.assert(
       fc.property(
         fc.array(event, { minLength: 1, maxLength: 3 }),
@@ -173,9 +197,9 @@ describe('random envelopes', () => {
             attestation.signature = flipHex(attestation.signature, at);
           }
           const agentPubkey = tamper === 'wrong-agent' ? getPublicKey(OWNER) : getPublicKey(AGENT);
-          sameVerdict({ _meta: { buzz } }, { agentPubkey });
-          const expected = tamper === 'none';
-          expect(readWith({ _meta: { buzz } }, { agentPubkey }, wasm).ok).toBe(expected);
+          const wasm = readers.get(agentPubkey)?.read({ _meta: { buzz } });
+          expect(wasm && verdict(wasm)).toEqual(verdict(readBuzzContext({ _meta: { buzz } }, { agentPubkey })));
+          expect(wasm?.ok).toBe(tamper === 'none');
         },
       ),
       { numRuns: Math.max(10, Math.round(numRuns / 20)) },
@@ -227,29 +251,35 @@ describe('large events and backend failures', () => {
     }).toThrow(/memory|abort/i);
   });
 
-  test('a backend that throws gives no verdict: each check runs again in pure JS', () => {
-    const broken = libsecp256k1Verifier(() => {
-      throw new Error('libsecp256k1: out of memory');
+  test('a backend that throws gives no verdict: each check runs again in pure JS', async () => {
+    tapWasm({
+      verify: afterSelfTest(() => () => {
+        throw new Error('RuntimeError: unreachable');
+      }),
     });
-    const buzz = bigEnvelope();
     const options = { agentPubkey: getPublicKey(AGENT), limits };
-    expect(verdict(readWith({ _meta: { buzz } }, options, broken))).toEqual(
-      verdict(readWith({ _meta: { buzz } }, options, jsVerifier)),
-    );
+    const reader = await wasmReader(options);
+    const buzz = bigEnvelope();
+    const read = reader.read({ _meta: { buzz } });
+    expect(read.ok && read.context.trust).toBe('verified');
+    expect(verdict(read)).toEqual(verdict(readBuzzContext({ _meta: { buzz } }, options)));
     const forged = JSON.parse(JSON.stringify(buzz)) as { attestation: { signature: string } };
     forged.attestation.signature = flipHex(forged.attestation.signature, 3);
-    const read = readWith({ _meta: { buzz: forged } }, options, broken);
-    expect(!read.ok && read.error.code).toBe('attestation_signature_invalid');
+    const refused = reader.read({ _meta: { buzz: forged } });
+    expect(!refused.ok && refused.error.code).toBe('attestation_signature_invalid');
   });
 
-  test('a backend that says false is a verdict: no second opinion', () => {
-    const calls: string[] = [];
-    const refusing = libsecp256k1Verifier(() => {
-      calls.push('raw');
-      return false;
+  test('a backend that says false is a verdict: no second opinion', async () => {
+    let calls = 0;
+    tapWasm({
+      verify: afterSelfTest(() => () => {
+        calls++;
+        return 0;
+      }),
     });
-    const read = readWith({ _meta: { buzz: bigEnvelope() } }, { agentPubkey: getPublicKey(AGENT), limits }, refusing);
+    const reader = await wasmReader({ agentPubkey: getPublicKey(AGENT), limits });
+    const read = reader.read({ _meta: { buzz: bigEnvelope() } });
     expect(!read.ok && read.error.code).toBe('attestation_signature_invalid');
-    expect(calls).toEqual(['raw']);
+    expect(calls).toBe(1);
   });
 });

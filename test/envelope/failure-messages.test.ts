@@ -145,7 +145,7 @@ describe('bad options and canonicalization say what is wrong', () => {
   });
 });
 
-describe('schema messages say what to fix (issue 7), never the value', () => {
+describe('schema messages say what to fix, never the value', () => {
   const B = '/_meta/buzz';
   const readError = (buzz: unknown): string[] => {
     const read = readBuzzContext(promptParams(buzz));

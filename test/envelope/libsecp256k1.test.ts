@@ -1,14 +1,16 @@
 /**
  * The libsecp256k1 loader's own guards: inputs of the wrong length never reach the fixed heap
  * buffers (a stray byte would overwrite the next buffer, or a short input leave the previous call's
- * bytes behind), the self-test refuses a verify that accepts everything or nothing, and the
- * runtime imports abort, refuse to grow the heap, and copy within it.
+ * bytes behind), the load-time self-test refuses a binary whose verify accepts everything or
+ * nothing, and the runtime imports it hands the binary abort, refuse to grow the heap, and copy
+ * within the instance's heap.
  */
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, test } from 'vitest';
-import { loadLibsecp256k1, runtimeImports, selfTest } from '../../src/envelope/libsecp256k1.js';
+import { loadLibsecp256k1 } from '../../src/envelope/libsecp256k1.js';
+import { tapWasm } from '../support/wasm-tap.js';
 
 function signed(): { signature: Uint8Array; message: Uint8Array; pubkey: Uint8Array } {
   const secret = sha256(utf8ToBytes('buzz-meta/test-key/libsecp256k1'));
@@ -45,31 +47,43 @@ describe('raw verify refuses inputs of the wrong length', () => {
 });
 
 describe('the load-time self-test', () => {
-  test('refuses a verify that accepts everything or nothing, and passes libsecp256k1 and @noble/curves', async () => {
-    expect(() => {
-      selfTest(() => true);
-    }).toThrow('libsecp256k1: self-test failed (not the nostr-wasm build this package pins)');
-    expect(() => {
-      selfTest(() => false);
-    }).toThrow('libsecp256k1: self-test failed (not the nostr-wasm build this package pins)');
-    expect(() => {
-      selfTest((signature, message, pubkey) => schnorr.verify(signature, message, pubkey));
-    }).not.toThrow();
+  const refusal = 'libsecp256k1: self-test failed (not the nostr-wasm build this package pins)';
+
+  test('refuses a binary whose verify accepts everything', async () => {
+    tapWasm({ verify: () => () => 1 });
+    await expect(loadLibsecp256k1()).rejects.toThrow(refusal);
+  });
+
+  test('refuses a binary whose verify accepts nothing', async () => {
+    tapWasm({ verify: () => () => 0 });
+    await expect(loadLibsecp256k1()).rejects.toThrow(refusal);
+  });
+
+  test('passes the pinned binary, which then verifies and refuses as @noble/curves does', async () => {
+    const tap = tapWasm();
     const verify = await loadLibsecp256k1();
-    expect(() => {
-      selfTest(verify);
-    }).not.toThrow();
+    const { signature, message, pubkey } = signed();
+    expect(tap.loads).toBe(1);
+    expect(verify(signature, message, pubkey)).toBe(schnorr.verify(signature, message, pubkey));
+    expect(verify(signature, sha256(message), pubkey)).toBe(false);
   });
 });
 
-describe('the runtime imports', () => {
-  test('abort and heap growth throw, the stubs answer as the runtime expects, memcpy copies within the heap', () => {
-    const heap = Uint8Array.of(1, 2, 3, 4, 5, 6);
-    const { a } = runtimeImports(() => heap);
+describe('the runtime imports the loader hands the binary', () => {
+  test('abort and heap growth throw, the stubs answer as the runtime expects, memcpy copies within the heap', async () => {
+    const tap = tapWasm();
+    await loadLibsecp256k1();
+    const [a] = tap.runtimes;
+    const [memory] = tap.memories;
+    if (a === undefined || memory === undefined) throw new Error('the binary was not loaded');
     expect(() => a.a?.()).toThrow(new Error('libsecp256k1: abort'));
     expect(() => a.d?.()).toThrow(new Error('libsecp256k1: out of memory'));
     expect([a.b?.(), a.c?.(), a.e?.()]).toEqual([0, 70, 52]);
-    a.f?.(0, 3, 2);
-    expect([...heap]).toEqual([4, 5, 3, 4, 5, 6]);
+    // Past the few buffers the loader allocated: the top of the heap.
+    const heap = new Uint8Array(memory.buffer);
+    const at = heap.length - 6;
+    heap.set([1, 2, 3, 4, 5, 6], at);
+    a.f?.(at, at + 3, 2);
+    expect([...heap.subarray(at)]).toEqual([4, 5, 3, 4, 5, 6]);
   });
 });

@@ -9,13 +9,7 @@ import type { PromptTextChannel, PromptTextEvent } from '../../src/legacy/render
 import type { PromptTextEra } from '../../src/legacy/render-sections.js';
 
 export { EM, richBlock, v2Block } from '../../src/legacy/render-event.js';
-export {
-  contextSection,
-  eventSection,
-  type MergeKind,
-  mergeSections,
-  restartSections,
-} from '../../src/legacy/render-sections.js';
+export { contextSection, eventSection, mergeSections, restartSections } from '../../src/legacy/render-sections.js';
 
 /** One event to render. `id` is computed unless given (a test may forge one). */
 export type RenderEvent = PromptTextEvent;

@@ -6,7 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type MetaEdit, spliceMeta } from '../../src/proxy/meta-splice.js';
+import { spliceMeta } from '../../src/proxy/meta-splice.js';
+
+/** What to keep of `_meta` and what to add. */
+type MetaEdit = Parameters<typeof spliceMeta>[2];
 import { numRuns } from '../support/fuzz.js';
 
 const CONTEXT = '{"version":1}';

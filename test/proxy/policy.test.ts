@@ -7,11 +7,14 @@
 import { RequestError, type PromptResponse } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readBuzzContext } from '../../src/index.js';
-import type { BuzzContextJson } from '../../src/proxy/context-json.js';
+import type { buzzContextJson } from '../../src/proxy/context-json.js';
 import { AGENT, OWNER } from '../support/keys.js';
 import { CHANNEL_ID, T0, envelopeOf, jsonCopy, sampleEnvelope } from '../envelope/sample.js';
 import { signEventFixed } from '../support/keys.js';
 import { startProxied, type Proxied } from './support/proxied.js';
+
+/** `_meta.buzzContext` as the proxy writes it. */
+type BuzzContextJson = ReturnType<typeof buzzContextJson>;
 
 const REMOVED = '_meta.buzzContext sent by the host was removed: only buzz-meta proxy writes it';
 

@@ -10,12 +10,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PromptResponse } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { forEachReport } from '../../src/cli/inspect.js';
 import type { PromptReport } from '../../src/cli/report.js';
-import type { BuzzContextJson } from '../../src/proxy/context-json.js';
+import type { buzzContextJson } from '../../src/proxy/context-json.js';
 import { AGENT, OWNER } from '../support/keys.js';
 import { CHANNEL_ID, jobEnvelope, jsonCopy, sampleEnvelope } from '../envelope/sample.js';
+import { runCli } from '../cli/run.js';
 import { startProxied } from './support/proxied.js';
+
+/** `_meta.buzzContext` as the proxy writes it. */
+type BuzzContextJson = ReturnType<typeof buzzContextJson>;
 
 let dir: string;
 beforeAll(() => {
@@ -31,11 +34,14 @@ type Conclusion =
   | { readonly context: unknown }
   | { readonly none: true };
 
-/** What `buzz-meta inspect --agent-pubkey` reports for each prompt of a recording. */
+/** What `buzz-meta inspect --json --agent-pubkey` reports for each prompt of a recording. */
 async function reportsOf(file: string): Promise<PromptReport[]> {
-  const reports: PromptReport[] = [];
-  await forEachReport(readFileSync(file), { agentPubkey: AGENT.npub }, (report) => reports.push(report));
-  return reports;
+  const run = await runCli(['inspect', file, '--json', '--agent-pubkey', AGENT.npub]);
+  expect([run.code, run.stderr]).toEqual([0, '']);
+  return run.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as PromptReport);
 }
 
 function live(response: PromptResponse): Conclusion {

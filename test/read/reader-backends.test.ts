@@ -1,15 +1,15 @@
 /**
- * The reader's choice of backend and its verdict cache. A wasm loader that fails falls back to
- * pure JS under `'auto'` and is an error under `'wasm'`; the cache never answers for bytes its
- * backend did not verify, and never remembers a refusal.
+ * The reader's choice of backend and its verdict cache. A wasm binary that fails to load falls
+ * back to pure JS under `'auto'` and is an error under `'wasm'`; the cache never answers for bytes
+ * its backend did not verify, and never remembers a refusal.
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, test } from 'vitest';
-import { BuzzMetaError } from '../../src/index.js';
+import { BuzzMetaError, createBuzzReader } from '../../src/index.js';
 import { buildBuzzEnvelope, generateSecretKey, getPublicKey, signEvent } from '../../src/host.js';
-import { createReaderWith } from '../../src/read/reader.js';
-import { jsVerifier, type SignatureVerifier, withVerdictCache } from '../../src/envelope/signatures.js';
+import { type SignatureVerifier, withVerdictCache } from '../../src/envelope/signatures.js';
 import { numRuns } from '../support/fuzz.js';
+import { afterSelfTest, tapWasm } from '../support/wasm-tap.js';
 
 const CHANNEL = '0b8f5a9e-3c41-4d2a-9e7f-2a1b3c4d5e6f';
 const agent = generateSecretKey();
@@ -31,21 +31,24 @@ function params(): { _meta: { buzz: unknown } } {
 }
 
 describe('choosing the backend', () => {
-  const failingLoad = (): Promise<SignatureVerifier> => Promise.reject(new Error('no wasm here'));
+  const failingLoad = { fail: new Error('no wasm here') };
 
   test("'auto' falls back to pure JS when the wasm backend cannot load, and still verifies", async () => {
-    const reader = await createReaderWith({ agentPubkey: getPublicKey(agent), backend: 'auto' }, failingLoad);
-    expect(reader.backend).toBe('js');
+    const tap = tapWasm(failingLoad);
+    const reader = await createBuzzReader({ agentPubkey: getPublicKey(agent), backend: 'auto' });
+    expect([reader.backend, tap.loads]).toEqual(['js', 1]);
     expect(reader.parse(params()).trust).toBe('verified');
   });
 
   test('no backend option means auto', async () => {
-    const reader = await createReaderWith({ agentPubkey: getPublicKey(agent) }, failingLoad);
-    expect(reader.backend).toBe('js');
+    const tap = tapWasm(failingLoad);
+    const reader = await createBuzzReader({ agentPubkey: getPublicKey(agent) });
+    expect([reader.backend, tap.loads]).toEqual(['js', 1]);
   });
 
   test("'wasm' refuses to start when it cannot load", async () => {
-    const error = await createReaderWith({ backend: 'wasm' }, failingLoad).then(
+    tapWasm(failingLoad);
+    const error = await createBuzzReader({ backend: 'wasm' }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -57,38 +60,30 @@ describe('choosing the backend', () => {
   });
 
   test("'js' never loads wasm", async () => {
-    let loads = 0;
-    const reader = await createReaderWith({ backend: 'js' }, () => {
-      loads++;
-      return failingLoad();
-    });
-    expect([reader.backend, loads]).toEqual(['js', 0]);
+    const tap = tapWasm();
+    const reader = await createBuzzReader({ backend: 'js' });
+    expect([reader.backend, tap.loads]).toEqual(['js', 0]);
   });
 
   test('the loaded backend is the one used, behind the cache unless cacheSize is 0', async () => {
-    const calls: string[] = [];
-    const spy: SignatureVerifier = {
-      backend: 'wasm',
-      verifyDigest: (...args) => {
-        calls.push('digest');
-        return jsVerifier.verifyDigest(...args);
-      },
-      verifyEvent: (event) => {
-        calls.push('event');
-        return jsVerifier.verifyEvent(event);
-      },
-    };
-    const load = (): Promise<SignatureVerifier> => Promise.resolve(spy);
-    const cached = await createReaderWith({ agentPubkey: getPublicKey(agent) }, load);
+    let calls = 0;
+    tapWasm({
+      verify: afterSelfTest((real) => (...args) => {
+        calls++;
+        return real(...args);
+      }),
+    });
+    const cached = await createBuzzReader({ agentPubkey: getPublicKey(agent) });
     expect(cached.backend).toBe('wasm');
+    expect(cached.parse(params()).trust).toBe('verified');
     cached.parse(params());
-    cached.parse(params());
-    expect(calls).toEqual(['digest', 'event']);
-    calls.length = 0;
-    const uncached = await createReaderWith({ agentPubkey: getPublicKey(agent), cacheSize: 0 }, load);
+    // The attestation digest and the one event, once.
+    expect(calls).toBe(2);
+    calls = 0;
+    const uncached = await createBuzzReader({ agentPubkey: getPublicKey(agent), cacheSize: 0 });
     uncached.parse(params());
     uncached.parse(params());
-    expect(calls).toEqual(['digest', 'event', 'digest', 'event']);
+    expect(calls).toBe(4);
   });
 });
 

@@ -7,8 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type * as z from 'zod';
-import { buildDraftSchema, draftParser, draftSchema } from '../../src/draft/schema.js';
-import { buildEnvelopeSchema, envelopeParser } from '../../src/envelope/schema.js';
+import { draftParser, draftSchema } from '../../src/draft/schema.js';
+import { envelopeParser, envelopeSchema } from '../../src/envelope/schema.js';
 import { DEFAULT_LIMITS, type BuzzLimits } from '../../src/limits.js';
 import { VALID_DRAFTS, PR4751_DRAFTS, PR7063_DRAFTS } from '../draft/cases.js';
 import { jobEnvelope, jsonCopy, sampleEnvelope } from '../envelope/sample.js';
@@ -156,17 +156,17 @@ describe('compiled parsers answer as the schemas of record', () => {
   test.each(limitSets)('draft (%s)', (_, limits) => {
     expect(draftParser(limits)).not.toBe(draftSchema(limits));
     expect(isCompiled(draftParser(limits))).toBe(true);
-    sameAnswers(buildDraftSchema(limits), draftParser(limits), drafts);
+    sameAnswers(draftSchema(limits), draftParser(limits), drafts);
   });
 
   test.each(limitSets)('envelope (%s)', (_, limits) => {
     expect(isCompiled(envelopeParser(limits))).toBe(true);
-    sameAnswers(buildEnvelopeSchema(limits), envelopeParser(limits), envelopes);
+    sameAnswers(envelopeSchema(limits), envelopeParser(limits), envelopes);
   });
 
   test('the check notices a real difference: a plain schema against a parser of other limits', () => {
     expect(() => {
-      sameAnswers(buildDraftSchema(DEFAULT_LIMITS), draftParser(small), drafts);
+      sameAnswers(draftSchema(DEFAULT_LIMITS), draftParser(small), drafts);
     }).toThrow();
   });
 });

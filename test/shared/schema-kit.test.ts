@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { describe, expect, test } from 'vitest';
 import { resolveLimits } from '../../src/limits.js';
-import { compiledForReading, limitedSchemas, parseWith, reportUnknownKeys } from '../../src/shared/schema-kit.js';
+import { limitedSchemas, parseWith, reportUnknownKeys } from '../../src/shared/schema-kit.js';
 
 /** A cache over a build function that counts its calls. */
 function counted() {
@@ -56,28 +56,31 @@ describe('limitedSchemas', () => {
   });
 });
 
-describe('compiledForReading', () => {
-  test('compiles where zod can, and keeps the plain schema under jitless', () => {
-    const schema = z.object({ a: z.string() });
-    const compiled = compiledForReading(schema);
-    expect(compiled).not.toBe(schema);
+describe('the parser for reading', () => {
+  test('is compiled where zod can, and the plain schema under jitless', () => {
+    const schemas = limitedSchemas(() => z.object({ a: z.string() }));
+    const limits = resolveLimits({ maxEvents: 2 });
+    const compiled = schemas.parser(limits);
+    expect(compiled).not.toBe(schemas.schema(limits));
     expect(compiled.parse({ a: 'x' })).toEqual({ a: 'x' });
     const before = z.config().jitless;
     z.config({ jitless: true });
     try {
-      expect(compiledForReading(schema)).toBe(schema);
+      const other = resolveLimits({ maxEvents: 3 });
+      expect(schemas.parser(other)).toBe(schemas.schema(other));
     } finally {
       z.config({ jitless: before });
     }
   });
 
-  test('keeps the plain schema when zod declines to compile it', () => {
+  test('is the plain schema when zod declines to compile it', () => {
     const refusing = new Proxy(z.string(), {
       get() {
         throw new Error('not compilable');
       },
     });
-    expect(compiledForReading(refusing)).toBe(refusing);
+    const schemas = limitedSchemas(() => refusing);
+    expect(schemas.parser(resolveLimits({ maxEvents: 2 }))).toBe(refusing);
   });
 });
 
