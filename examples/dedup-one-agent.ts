@@ -1,4 +1,4 @@
-// The README's one-agent dedup example, type-checked (test/dedup/readme-dedup.test.ts keeps them equal).
+// docs/dedup.md's one-agent example, type-checked (test/dedup/readme-dedup.test.ts keeps them equal).
 // In your project, import from 'buzz-meta'; inside this repository the source is imported instead.
 // --- snippet ---
 import { createDeduper, type BuzzContext, type BuzzEvent } from '../src/index.js';

@@ -1,4 +1,4 @@
-// The README's pool dedup example, type-checked (test/dedup/readme-dedup.test.ts keeps them equal).
+// docs/dedup.md's pool example under Redis, type-checked (test/dedup/readme-dedup.test.ts keeps them equal).
 // In your project, import from 'buzz-meta' and 'buzz-meta/redis'; inside this repository the source is imported.
 // --- snippet ---
 import { createClient } from 'redis';

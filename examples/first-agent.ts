@@ -21,13 +21,16 @@ const turnsBySender = new Map<string, number>(); // per-sender state, keyed by a
 const buzz = buzzHandlers({ reader, deduper: createDeduper(), missing: 'refuse' }, ({ buzz }) => {
   const sender = buzz.keys.sender ?? buzz.keys.channel; // 'buzz:pubkey:<hex>' of the last author
   turnsBySender.set(sender, (turnsBySender.get(sender) ?? 0) + 1);
-  console.error(`turn ${String(turnsBySender.get(sender))} of this sender`); // stdout is the protocol
+  console.error(`turn ${String(turnsBySender.get(sender))} of this sender`); // never stdout
   return { stopReason: 'end_turn' };
 });
 
 await connectStdio(
   agent({ name: 'my-agent' })
-    .onRequest(methods.agent.initialize, () => ({ protocolVersion: PROTOCOL_VERSION, agentCapabilities: {} }))
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      agentCapabilities: {},
+    }))
     .onRequest(methods.agent.session.new, () => ({ sessionId: randomUUID() }))
     .onRequest(methods.agent.session.prompt, buzz.prompt)
     .onNotification(methods.agent.session.cancel, buzz.cancel),

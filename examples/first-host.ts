@@ -18,19 +18,20 @@ const child = spawn(process.execPath, ['--import', 'tsx', agentFile], {
   stdio: ['pipe', 'pipe', 'inherit'],
   env: { ...process.env, BUZZ_AGENT_NPUB: toNpub(getPublicKey(agentKey)) },
 });
+const { agent } = client({ name: 'my-host' }).connect(childStream(child));
 
-const event = signEvent(
-  { kind: 9, created_at: Math.floor(Date.now() / 1000), tags: [['h', channelId]], content: 'hi' },
-  ownerKey,
-);
 try {
-  const answer = await client({ name: 'my-host' }).connectWith(childStream(child), async (agent) => {
-    await agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
-    const { sessionId } = await agent.request(methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });
-    const envelope = { agentSecretKey: agentKey, channelId, ownerPubkey: getPublicKey(ownerKey), events: [event] };
-    const prompt: PromptRequest = { sessionId, prompt: [{ type: 'text', text: 'hi' }] };
-    return agent.request(methods.agent.session.prompt, withBuzzEnvelope(prompt, envelope));
-  });
+  await agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
+  const cwd = process.cwd();
+  const { sessionId } = await agent.request(methods.agent.session.new, { cwd, mcpServers: [] });
+  const now = Math.floor(Date.now() / 1000);
+  const message = { kind: 9, created_at: now, tags: [['h', channelId]], content: 'hi' };
+  const event = signEvent(message, ownerKey); // signed by its author, as Buzz events are
+  const ownerPubkey = getPublicKey(ownerKey);
+  const envelope = { agentSecretKey: agentKey, channelId, ownerPubkey, events: [event] };
+  const prompt: PromptRequest = { sessionId, prompt: [{ type: 'text', text: 'hi' }] };
+  const params = withBuzzEnvelope(prompt, envelope); // _meta.buzz: a signed v1 envelope
+  const answer = await agent.request(methods.agent.session.prompt, params);
   console.log(answer.stopReason); // 'end_turn'
   child.stdin.end(); // the agent exits when its stdin ends
 } catch (error) {

@@ -76,6 +76,12 @@ const sleep = (ms: number): Promise<void> =>
     setTimeout(resolve, ms);
   });
 
+/** A wait of a background clean-up: unreferenced, so a process may exit meanwhile (the leases lapse then). */
+const backgroundSleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
+
 /** A deduper's store with its settings: every store call, under the deadline and the failure policy. */
 export class StoreCalls {
   readonly store: DedupStore;
@@ -137,6 +143,7 @@ export class StoreCalls {
   /**
    * A settle after a failed claim, in the background: tried until the store answers, with backoff
    * (at most a second apart), for as long as a lease lasts. After that its leases lapsed anyway.
+   * It never keeps the process alive: an agent shutting down while its store is down exits.
    */
   async cleanUp(run: () => Promise<void>): Promise<void> {
     const until = performance.now() + this.leaseMs;
@@ -146,7 +153,7 @@ export class StoreCalls {
         return;
       } catch {
         if (performance.now() + backoff >= until) return;
-        await sleep(backoff);
+        await backgroundSleep(backoff);
       }
     }
   }

@@ -216,6 +216,25 @@ describe('per-call deadline', () => {
 });
 
 describe('settles are retried', () => {
+  test('the clean-up after a failed fail-closed claim retries without keeping the process alive', async () => {
+    const calls: string[] = [];
+    const refused = () => Promise.reject(new Error('ECONNREFUSED'));
+    const store: DedupStore = {
+      claim: () => (calls.push('claim'), refused()),
+      commit: refused,
+      release: () => (calls.push('release'), refused()),
+    };
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    const before = timers();
+    const deduper = createDeduper({ store, onStoreError: 'fail-closed' });
+    await expect(deduper.claim(delivery([event(1)]))).rejects.toMatchObject({ code: 'dedup_store_unavailable' });
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first release failed; the clean-up now waits to try again, on a timer that holds nothing.
+    expect([calls, timers()]).toEqual([['claim', 'release'], before]);
+    await sleep(80);
+    expect(calls).toEqual(['claim', 'release', 'release']);
+  });
+
   test('a commit that fails twice and then lands resolves and reports nothing', async () => {
     const { store, calls, faults, inner } = faultyStore();
     const reported: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The README's Dedup examples and docs/dedup.md's client wiring are the type-checked files in
+ * docs/dedup.md's examples (one agent, a pool, the client wiring) are the type-checked files in
  * examples/ (the wiring ones run by the Redis fault tests), with the package's import paths.
  */
 import { readFileSync } from 'node:fs';
@@ -17,16 +17,19 @@ function snippetOf(path: string): string {
     .replace("from '../src/redis.js'", "from 'buzz-meta/redis'");
 }
 
-describe('README.md, Dedup', () => {
-  const readme = read('README.md');
-  const section = readme.slice(readme.indexOf('## Dedup\n'), readme.indexOf('\n## ', readme.indexOf('## Dedup\n') + 1));
-  const blocks = section
+describe('docs/dedup.md, one agent and a pool', () => {
+  const doc = read('docs/dedup.md');
+  const blocks = doc
     .split('```ts\n')
     .slice(1)
     .map((rest) => rest.slice(0, rest.indexOf('```')));
+  const redis = doc.slice(doc.indexOf('### Redis\n'));
 
-  it('shows the one-agent and the pool example, in that order', () => {
-    expect(blocks).toEqual([snippetOf('examples/dedup-one-agent.ts'), snippetOf('examples/dedup-pool.ts')]);
+  it('opens with the one-agent example and shows the pool one under Redis', () => {
+    expect(blocks[0]).toBe(snippetOf('examples/dedup-one-agent.ts'));
+    expect(redis.slice(redis.indexOf('```ts\n') + 6, redis.indexOf('```', redis.indexOf('```ts\n') + 6))).toBe(
+      snippetOf('examples/dedup-pool.ts'),
+    );
   });
 });
 
