@@ -5,7 +5,22 @@
  */
 import type { BuzzMetaError } from './errors.js';
 
-/** Where a context came from. */
+/**
+ * Where a context came from.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzSource } from 'buzz-meta'
+ *
+ * const from: Record<BuzzSource, string> = {
+ *   'envelope-v1': 'a v1 envelope',
+ *   'meta-draft': 'an unsigned draft',
+ *   'prompt-text': 'the prompt text',
+ * }
+ * console.error(`read from ${from[context.source]}`)
+ * ```
+ * @group Context
+ */
 export type BuzzSource = 'envelope-v1' | 'meta-draft' | 'prompt-text';
 
 /**
@@ -15,13 +30,46 @@ export type BuzzSource = 'envelope-v1' | 'meta-draft' | 'prompt-text';
  * - `asserted`: structured `_meta.buzz` the transport sent but nobody proved (draft shape, or a v1
  *   envelope read without a pinned key);
  * - `scraped`: rebuilt from model-visible prompt text that any message could forge.
+ *
+ * @example
+ * ```ts
+ * import type { Trust } from 'buzz-meta'
+ *
+ * const rank: Record<Trust, number> = { scraped: 0, asserted: 1, verified: 2 }
+ * const atLeast = (trust: Trust, floor: Trust): boolean => rank[trust] >= rank[floor]
+ * if (!atLeast(context.trust, 'verified')) console.error('read-only: not proven')
+ * ```
+ * @group Context
  */
 export type Trust = 'verified' | 'asserted' | 'scraped';
 
-/** The kind of Buzz channel; `unknown` where the source does not say. */
+/**
+ * The kind of Buzz channel; `unknown` where the source does not say.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzChannelType } from 'buzz-meta'
+ *
+ * const type: BuzzChannelType = context.channelType // 'unknown' where the source does not say
+ * const answerInThread = type !== 'dm'
+ * ```
+ * @group Context
+ */
 export type BuzzChannelType = 'dm' | 'channel' | 'unknown';
 
-/** A member of a channel as listed in a v1 envelope. */
+/**
+ * A member of a channel as listed in a v1 envelope.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzMember } from 'buzz-meta'
+ *
+ * if (context.trust === 'verified') {
+ *   const admins: BuzzMember[] = context.members.filter((member) => member.role !== 'member')
+ * }
+ * ```
+ * @group Context
+ */
 export interface BuzzMember {
   /** 64 lowercase hex digits. */
   readonly pubkey: string;
@@ -29,7 +77,18 @@ export interface BuzzMember {
   readonly role: 'owner' | 'admin' | 'member';
 }
 
-/** One chat event of a delivery, normalized across sources. */
+/**
+ * One chat event of a delivery, normalized across sources.
+ *
+ * @example
+ * ```ts
+ * // BuzzEvent: import type { BuzzEvent } from 'buzz-meta'
+ * const events: readonly BuzzEvent[] = context.events // every source
+ * const last = events.at(-1)
+ * console.error(last?.sender, last?.content ?? '(no text here: it is only in the prompt)')
+ * ```
+ * @group Context
+ */
 export interface BuzzEvent {
   /** NIP-01 event id (64 lowercase hex); `null` only for prompt-text eras that never rendered it. */
   readonly id: string | null;
@@ -53,13 +112,35 @@ export interface BuzzEvent {
 /**
  * A {@link BuzzEvent} from an unsigned draft: its id and sender are always known; its kind and time
  * are `null` when the host's dialect does not send them (PR #7063 sends only `id` and `authorPubkey`).
+ *
+ * @example
+ * ```ts
+ * import type { BuzzDraftEvent } from 'buzz-meta'
+ *
+ * if (context.source === 'meta-draft') {
+ *   const first: BuzzDraftEvent | undefined = context.events[0]
+ *   console.error(first?.id, first?.kind ?? 'kind not sent by this dialect')
+ * }
+ * ```
+ * @group Context
  */
 export interface BuzzDraftEvent extends BuzzEvent {
   /** NIP-01 event id, 64 lowercase hex. */
   readonly id: string;
 }
 
-/** A {@link BuzzEvent} from structured `_meta.buzz` with every field known. */
+/**
+ * A {@link BuzzEvent} from structured `_meta.buzz` with every field known.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzIdentifiedEvent } from 'buzz-meta'
+ *
+ * const oldestFirst = (a: BuzzIdentifiedEvent, b: BuzzIdentifiedEvent): number => a.createdAt - b.createdAt
+ * if (context.source === 'envelope-v1') console.error([...context.events].sort(oldestFirst)[0]?.id)
+ * ```
+ * @group Context
+ */
 export interface BuzzIdentifiedEvent extends BuzzDraftEvent {
   /** Nostr event kind. */
   readonly kind: number;
@@ -67,7 +148,20 @@ export interface BuzzIdentifiedEvent extends BuzzDraftEvent {
   readonly createdAt: number;
 }
 
-/** A complete signed event from a v1 envelope. */
+/**
+ * A complete signed event from a v1 envelope.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzSignedEvent } from 'buzz-meta'
+ *
+ * if (context.trust === 'verified') {
+ *   const events: readonly BuzzSignedEvent[] = context.events // each signed by its sender
+ *   console.error(events.map((event) => event.tags.length))
+ * }
+ * ```
+ * @group Context
+ */
 export interface BuzzSignedEvent extends BuzzIdentifiedEvent {
   /** Message text. */
   readonly content: string;
@@ -75,7 +169,20 @@ export interface BuzzSignedEvent extends BuzzIdentifiedEvent {
   readonly tags: readonly (readonly string[])[];
 }
 
-/** Where a reply to this delivery belongs (NIP-10 thread anchors). */
+/**
+ * Where a reply to this delivery belongs (NIP-10 thread anchors).
+ *
+ * @example
+ * ```ts
+ * import type { BuzzReply } from 'buzz-meta'
+ *
+ * if (context.source === 'envelope-v1') {
+ *   const reply: BuzzReply = context.reply
+ *   const tags = [['e', reply.rootEventId, '', 'root'], ['e', reply.replyToEventId, '', 'reply']] // NIP-10
+ * }
+ * ```
+ * @group Context
+ */
 export interface BuzzReply {
   /** The thread's root event id. */
   readonly rootEventId: string;
@@ -85,7 +192,18 @@ export interface BuzzReply {
   readonly replyToEventId: string;
 }
 
-/** A job event carried by a v1 envelope. `jobId` and `title` are asserted by the host, not proven. */
+/**
+ * A job event carried by a v1 envelope. `jobId` and `title` are asserted by the host, not proven.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzJob } from 'buzz-meta'
+ *
+ * const job: BuzzJob | undefined = context.source === 'envelope-v1' ? context.job : undefined
+ * if (job?.action === 'request') console.error(`job ${job.jobId}`) // the title is the host's word, unproven
+ * ```
+ * @group Context
+ */
 export interface BuzzJob {
   /** Correlation key of the job (not a verified reference). */
   readonly jobId: string;
@@ -117,7 +235,18 @@ interface BuzzContextBase {
   readonly diagnostics: readonly string[];
 }
 
-/** A context read from a v1 envelope (`verified` with a pinned key, else `asserted`). */
+/**
+ * A context read from a v1 envelope (`verified` with a pinned key, else `asserted`).
+ *
+ * @example
+ * ```ts
+ * import type { BuzzEnvelopeContext } from 'buzz-meta'
+ *
+ * const describe = (read: BuzzEnvelopeContext): string => `${read.deliveryId}, owner ${read.owner}, ${read.trust}`
+ * if (context.source === 'envelope-v1') console.error(describe(context))
+ * ```
+ * @group Context
+ */
 export interface BuzzEnvelopeContext extends BuzzContextBase {
   /** Always `'envelope-v1'`. */
   readonly source: 'envelope-v1';
@@ -143,7 +272,18 @@ export interface BuzzEnvelopeContext extends BuzzContextBase {
   readonly job?: BuzzJob;
 }
 
-/** A context that was checked against the agent's pinned key. */
+/**
+ * A context that was checked against the agent's pinned key.
+ *
+ * @example
+ * ```ts
+ * import { readBuzzContext, type BuzzVerifiedContext } from 'buzz-meta'
+ *
+ * const read = readBuzzContext(params, { agentPubkey, minTrust: 'verified' })
+ * const verified: BuzzVerifiedContext | undefined = read.ok ? read.context : undefined // typed by minTrust
+ * ```
+ * @group Context
+ */
 export interface BuzzVerifiedContext extends BuzzEnvelopeContext {
   /** Always `'verified'`. */
   readonly trust: 'verified';
@@ -152,6 +292,15 @@ export interface BuzzVerifiedContext extends BuzzEnvelopeContext {
 /**
  * A context read from an unsigned draft `_meta.buzz`, in any dialect hosts send: the original
  * proposal's, block/buzz PR #4751's or PR #7063's (docs/wire-formats.md, "Draft dialects").
+ *
+ * @example
+ * ```ts
+ * import type { BuzzDraftContext } from 'buzz-meta'
+ *
+ * const describe = (draft: BuzzDraftContext): string => `${draft.channelId}: ${String(draft.events.length)} event(s)`
+ * if (context.source === 'meta-draft') console.error(describe(context), context.diagnostics)
+ * ```
+ * @group Context
  */
 export interface BuzzDraftContext extends BuzzContextBase {
   /** Always `'meta-draft'`. */
@@ -174,7 +323,18 @@ export interface BuzzDraftContext extends BuzzContextBase {
   readonly cancelledEvents: readonly BuzzDraftEvent[];
 }
 
-/** A context rebuilt from prompt text (legacy hosts). Forgeable: never use it to authorize. */
+/**
+ * A context rebuilt from prompt text (legacy hosts). Forgeable: never use it to authorize.
+ *
+ * @example
+ * ```ts
+ * import { scrapePromptText, type BuzzScrapedContext } from 'buzz-meta'
+ *
+ * const scraped = scrapePromptText(params.prompt)
+ * const fromText: BuzzScrapedContext | undefined = scraped.ok ? scraped.context : undefined // never authorize on it
+ * ```
+ * @group Context
+ */
 export interface BuzzScrapedContext extends BuzzContextBase {
   /** Always `'prompt-text'`. */
   readonly source: 'prompt-text';
@@ -194,12 +354,23 @@ export interface BuzzScrapedContext extends BuzzContextBase {
  * ```ts
  * if (ctx.trust === 'verified') ctx.deliveryId // string: only envelopes verify
  * ```
+ * @group Context
  */
 export type BuzzContext = BuzzEnvelopeContext | BuzzDraftContext | BuzzScrapedContext;
 
 /**
  * The never-throwing result of `readBuzzContext` and `scrapePromptText`: the context, or the error
  * that stopped the read.
+ *
+ * @example
+ * ```ts
+ * import { readBuzzContext, type BuzzReadResult } from 'buzz-meta'
+ *
+ * const read: BuzzReadResult = readBuzzContext(params, { agentPubkey })
+ * if (read.ok) console.error(read.context.trust, read.context.channelId)
+ * else console.error(read.error.code, read.error.message) // e.g. payload_hash_mismatch
+ * ```
+ * @group Reading
  */
 export type BuzzReadResult<C extends BuzzContext = BuzzContext> =
   { readonly ok: true; readonly context: C } | { readonly ok: false; readonly error: BuzzMetaError };

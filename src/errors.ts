@@ -4,7 +4,18 @@
  * Messages never echo received values: they may be hostile or large.
  */
 
-/** Every error code buzz-meta produces. Codes are part of the public contract: added, never renamed. */
+/**
+ * Every error code buzz-meta produces. Codes are part of the public contract: added, never renamed.
+ *
+ * @example
+ * ```ts
+ * import { BUZZ_ERROR_CODES, type BuzzErrorCode } from 'buzz-meta'
+ *
+ * const codes: readonly string[] = BUZZ_ERROR_CODES
+ * const isBuzzErrorCode = (value: string): value is BuzzErrorCode => codes.includes(value)
+ * ```
+ * @group Reading
+ */
 export const BUZZ_ERROR_CODES = [
   // Input shape
   'invalid_params',
@@ -41,10 +52,32 @@ export const BUZZ_ERROR_CODES = [
   'ambiguous_prompt_text',
 ] as const;
 
-/** A stable error code; see {@link BUZZ_ERROR_CODES}. */
+/**
+ * A stable error code; see {@link BUZZ_ERROR_CODES}.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzErrorCode } from 'buzz-meta'
+ *
+ * // Act on the code: it is stable, while a message may be reworded.
+ * const advice: Partial<Record<BuzzErrorCode, string>> = { trust_too_low: 'ask the host for signed envelopes' }
+ * ```
+ * @group Reading
+ */
 export type BuzzErrorCode = (typeof BUZZ_ERROR_CODES)[number];
 
-/** One finding behind an error: what is wrong, and where (a JSON pointer into the input). */
+/**
+ * One finding behind an error: what is wrong, and where (a JSON pointer into the input).
+ *
+ * @example
+ * ```ts
+ * import { verifyBuzzEnvelope, type BuzzIssue } from 'buzz-meta'
+ *
+ * const { failures } = verifyBuzzEnvelope(envelope, { agentPubkey })
+ * const lines = failures.map((issue: BuzzIssue) => `${issue.code} at ${issue.path}: ${issue.message}`)
+ * ```
+ * @group Reading
+ */
 export interface BuzzIssue {
   /** Stable code of this finding. */
   readonly code: BuzzErrorCode;
@@ -62,6 +95,7 @@ export interface BuzzIssue {
  * try { parseBuzzContext(params, { agentPubkey }) }
  * catch (e) { if (e instanceof BuzzMetaError && e.code === 'attestation_signature_invalid') reject() }
  * ```
+ * @group Reading
  */
 export class BuzzMetaError extends Error {
   /** Always `'BuzzMetaError'`. */

@@ -18,18 +18,66 @@ export {
   type EventTemplate,
   type NostrEvent,
 } from './envelope/build.js';
-export { generateSecretKey, getPublicKey } from 'nostr-tools/pure';
+/**
+ * A new random 32-byte secret key (nostr-tools): the agent's key in a test, or a channel member's.
+ *
+ * @group Host
+ * @example
+ * ```ts
+ * import { generateSecretKey } from 'buzz-meta/host';
+ *
+ * const agentSecretKey = generateSecretKey(); // the host signs envelopes with it
+ * ```
+ */
+export { generateSecretKey } from 'nostr-tools/pure';
+/**
+ * The x-only public key of a secret key, as 64 lowercase hex digits (nostr-tools).
+ *
+ * @group Host
+ * @example
+ * ```ts
+ * import { toNpub } from 'buzz-meta';
+ * import { generateSecretKey, getPublicKey } from 'buzz-meta/host';
+ *
+ * const npub = toNpub(getPublicKey(generateSecretKey())); // what the agent pins
+ * ```
+ */
+export { getPublicKey } from 'nostr-tools/pure';
 export type { PromptTextChannel, PromptTextEvent } from './legacy/render-event.js';
 export type { PromptTextContext, PromptTextEra } from './legacy/render-sections.js';
 export { renderPromptText, type PromptTextBlock, type PromptTextInput } from './legacy/render.js';
 
-/** The parts of ACP `session/prompt` params this helper touches: `_meta`, when present, is an object or `null`. */
+/**
+ * The parts of ACP `session/prompt` params this helper touches: `_meta`, when present, is an object or `null`.
+ *
+ * @example
+ * ```ts
+ * import { withBuzzEnvelope, type PromptParamsLike } from 'buzz-meta/host'
+ *
+ * // Any params object whose `_meta`, if any, is an object: the SDK's PromptRequest, or a type of your own.
+ * const mine: PromptParamsLike & { sessionId: string } = { sessionId, _meta: { traceId: 'abc' } }
+ * const sent = withBuzzEnvelope(mine, { agentSecretKey, channelId, ownerPubkey, events }) // traceId kept
+ * ```
+ * @group Host
+ */
 export interface PromptParamsLike {
   /** ACP `_meta`: `{ [key: string]: unknown } | null`, optional. */
   readonly _meta?: Readonly<Record<string, unknown>> | null;
 }
 
-/** What {@link withBuzzEnvelope} returns: the caller's params type, with `_meta.buzz` set. */
+/**
+ * What {@link withBuzzEnvelope} returns: the caller's params type, with `_meta.buzz` set.
+ *
+ * @example
+ * ```ts
+ * import { withBuzzEnvelope, type WithBuzzEnvelope } from 'buzz-meta/host'
+ *
+ * const input = { agentSecretKey, channelId, ownerPubkey, events }
+ * const request: WithBuzzEnvelope<PromptRequest> = withBuzzEnvelope<PromptRequest>({ sessionId, prompt }, input)
+ * console.error(request._meta.buzz.deliveryId)
+ * ```
+ * @group Host
+ */
 export type WithBuzzEnvelope<P extends object> = Omit<P, '_meta'> & {
   readonly _meta: { readonly [key: string]: unknown; readonly buzz: BuzzEnvelopeV1 };
 };
@@ -44,6 +92,7 @@ export type WithBuzzEnvelope<P extends object> = Omit<P, '_meta'> & {
  * ```ts
  * await agent.request('session/prompt', withBuzzEnvelope({ sessionId, prompt }, { agentSecretKey, channelId, ownerPubkey, events }))
  * ```
+ * @group Host
  */
 export function withBuzzEnvelope<P extends object>(
   params: P & PromptParamsLike,

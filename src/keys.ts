@@ -7,19 +7,53 @@ import type { BuzzContext } from './context.js';
 import { BuzzMetaError } from './errors.js';
 import { markedAnchors } from './shared/nip10.js';
 
-/** Options shared by every key helper. */
+/**
+ * Options shared by every key helper.
+ *
+ * @example
+ * ```ts
+ * import { channelKey, senderKey, type KeyOptions } from 'buzz-meta'
+ *
+ * const options: KeyOptions = { prefix: 'muxi' } // 'muxi:channel:<uuid>' instead of 'buzz:channel:<uuid>'
+ * const keys = [channelKey(context, options), senderKey(context, options)]
+ * ```
+ * @group Keys
+ */
 export interface KeyOptions {
   /** First segment of the key (default `'buzz'`): letters, digits, `_ . : -`, at most 64. */
   readonly prefix?: string;
 }
 
-/** Options of {@link partitionId}. */
+/**
+ * Options of {@link partitionId}.
+ *
+ * @example
+ * ```ts
+ * import { partitionId, type PartitionOptions } from 'buzz-meta'
+ *
+ * const options: PartitionOptions = { unit: 'sender', prefix: 'my-agent' }
+ * const { id } = partitionId(context, options) // 'my-agent:pubkey:<hex>'
+ * ```
+ * @group Keys
+ */
 export interface PartitionOptions extends KeyOptions {
   /** Partition per channel, or per (last) sender. */
   readonly unit: 'channel' | 'sender';
 }
 
-/** A partition id and what is worth knowing about how it was chosen. */
+/**
+ * A partition id and what is worth knowing about how it was chosen.
+ *
+ * @example
+ * ```ts
+ * import { partitionId, type Partition } from 'buzz-meta'
+ *
+ * const partition: Partition = partitionId(context, { unit: 'sender' })
+ * memory.partition(partition.id)
+ * if (partition.diagnostics.length > 0) console.error(partition.diagnostics) // several senders in one delivery
+ * ```
+ * @group Keys
+ */
 export interface Partition {
   /** The key, e.g. `buzz:pubkey:3bf0…`. */
   readonly id: string;
@@ -48,6 +82,7 @@ export function prefixOf(options: KeyOptions | undefined): string {
  * ```ts
  * channelKey(ctx) // 'buzz:channel:7f3a2b10-…'
  * ```
+ * @group Keys
  */
 export function channelKey(ctx: BuzzContext, options?: KeyOptions): string {
   return `${prefixOf(options)}:channel:${ctx.channelId}`;
@@ -62,6 +97,7 @@ export function channelKey(ctx: BuzzContext, options?: KeyOptions): string {
  * senderKey(ctx, { prefix: 'muxi' }) // 'muxi:pubkey:3bf0c63f…'
  * ```
  * @throws BuzzMetaError `no_sender` when the delivery has no events.
+ * @group Keys
  */
 export function senderKey(ctx: BuzzContext, options?: KeyOptions): string {
   const last = ctx.events[ctx.events.length - 1];
@@ -76,6 +112,7 @@ export function senderKey(ctx: BuzzContext, options?: KeyOptions): string {
  * ```ts
  * senderKeys(ctx) // ['buzz:pubkey:aa…', 'buzz:pubkey:bb…']
  * ```
+ * @group Keys
  */
 export function senderKeys(ctx: BuzzContext, options?: KeyOptions): string[] {
   const prefix = prefixOf(options);
@@ -95,6 +132,7 @@ export function senderKeys(ctx: BuzzContext, options?: KeyOptions): string[] {
  * ```ts
  * threadKey(ctx) // 'buzz:thread:9c1e…' or null
  * ```
+ * @group Keys
  */
 export function threadKey(ctx: BuzzContext, options?: KeyOptions): string | null {
   const prefix = prefixOf(options);
@@ -122,6 +160,7 @@ function threadRoot(ctx: BuzzContext): string | null {
  * ```ts
  * const { id, diagnostics } = partitionId(ctx, { unit: 'sender', prefix: 'muxi' })
  * ```
+ * @group Keys
  */
 export function partitionId(ctx: BuzzContext, options: PartitionOptions): Partition {
   // Widened to string: JavaScript callers can pass anything, and deserve a clear error.

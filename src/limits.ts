@@ -7,6 +7,15 @@ import { BuzzMetaError } from './errors.js';
 /**
  * Size bounds for one read. Every field is optional in options; defaults are {@link DEFAULT_LIMITS}.
  * Lengths count UTF-16 code units (JavaScript's `string.length`), never code points.
+ *
+ * @example
+ * ```ts
+ * import { readBuzzContext, type BuzzLimits } from 'buzz-meta'
+ *
+ * const limits: Partial<BuzzLimits> = { maxContentLength: 16_384, maxEvents: 20 } // the rest as DEFAULT_LIMITS
+ * const read = readBuzzContext(params, { agentPubkey, limits })
+ * ```
+ * @group Reading
  */
 export interface BuzzLimits {
   /** Events per delivery (`events`, and separately `cancelledEvents`). */
@@ -55,6 +64,15 @@ const ACP_MESSAGE_BYTES = 32 * 1024 * 1024;
  * The default bounds: none refuses a delivery a real buzz-acp host sends through a default Buzz
  * relay and ACP SDK (README, "Limits", says where each comes from); the total bounds keep what a
  * sender without the key can make the reader do linear in the size of its request.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_LIMITS, readBuzzContext } from 'buzz-meta'
+ *
+ * // Twice the default batch size; every other limit as shipped.
+ * const read = readBuzzContext(params, { agentPubkey, limits: { maxEvents: DEFAULT_LIMITS.maxEvents * 2 } })
+ * ```
+ * @group Reading
  */
 export const DEFAULT_LIMITS: BuzzLimits = Object.freeze({
   maxEvents: 1000,

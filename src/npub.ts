@@ -24,6 +24,7 @@ const ANY_HEX = /^[0-9a-f]+$/i;
  * // 'npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6'
  * ```
  * @throws BuzzMetaError `invalid_pubkey` unless the input is 64 lowercase hex digits.
+ * @group Keys
  */
 export function toNpub(hex: string): `npub1${string}` {
   if (!isHex64(hex)) {
@@ -42,6 +43,7 @@ export function toNpub(hex: string): `npub1${string}` {
  * // '3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d'
  * ```
  * @throws BuzzMetaError `invalid_pubkey` for malformed hex, `invalid_npub` for a bad npub.
+ * @group Keys
  */
 export function toHexPubkey(npubOrHex: string): string {
   if (typeof npubOrHex !== 'string') {
@@ -66,6 +68,7 @@ export function toHexPubkey(npubOrHex: string): string {
  * isNpub('npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6') // true
  * isNpub('note1…') // false
  * ```
+ * @group Keys
  */
 export function isNpub(text: unknown): text is `npub1${string}` {
   if (typeof text !== 'string') return false;

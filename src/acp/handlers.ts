@@ -35,7 +35,21 @@ export type {
   MissingContextPolicy,
 } from './turn-runner.js';
 
-/** What the agent's handler receives: the SDK's request context, plus `buzz`. */
+/**
+ * What the agent's handler receives: the SDK's request context, plus `buzz`.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzVerifiedContext } from 'buzz-meta'
+ * import type { BuzzPromptContext } from 'buzz-meta/acp'
+ *
+ * // A handler written apart from its buzzHandlers() call: under missing: 'refuse', `buzz` is always set.
+ * function senderOf({ buzz }: BuzzPromptContext<BuzzVerifiedContext, 'refuse'>): string {
+ *   return buzz.keys.sender ?? buzz.keys.channel
+ * }
+ * ```
+ * @group ACP
+ */
 export type BuzzPromptContext<
   C extends BuzzContext,
   M extends MissingContextPolicy,
@@ -44,12 +58,43 @@ export type BuzzPromptContext<
   readonly buzz: M extends 'refuse' ? BuzzTurn<C> : BuzzTurn<C> | undefined;
 };
 
-/** The agent's own prompt handler, called once per turn that has something fresh to do. */
+/**
+ * The agent's own prompt handler, called once per turn that has something fresh to do.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzPromptHandler } from 'buzz-meta/acp'
+ *
+ * // missing: 'pass' (the default): `buzz` is undefined for a prompt that carries no Buzz context.
+ * const handler: BuzzPromptHandler<BuzzContext, 'pass'> = ({ buzz }) => {
+ *   console.error(buzz === undefined ? 'not from Buzz' : buzz.context.trust)
+ *   return { stopReason: 'end_turn' }
+ * }
+ * ```
+ * @group ACP
+ */
 export type BuzzPromptHandler<C extends BuzzContext, M extends MissingContextPolicy> = (
   request: BuzzPromptContext<C, M>,
 ) => MaybePromise<PromptResponse>;
 
-/** Options of {@link buzzHandlers}. */
+/**
+ * Options of {@link buzzHandlers}.
+ *
+ * @example
+ * ```ts
+ * import { createBuzzReader, createDeduper, type BuzzVerifiedContext } from 'buzz-meta'
+ * import { buzzHandlers, type BuzzHandlersOptions } from 'buzz-meta/acp'
+ *
+ * const options: BuzzHandlersOptions<BuzzVerifiedContext, 'refuse'> = {
+ *   reader: await createBuzzReader({ agentPubkey, minTrust: 'verified' }),
+ *   deduper: createDeduper(),
+ *   missing: 'refuse',
+ *   onOutcome: (outcome) => console.error(outcome.outcome), // stderr: stdout is the protocol
+ * }
+ * const buzz = buzzHandlers(options, ({ buzz }) => ({ stopReason: buzz.fresh.length > 0 ? 'end_turn' : 'refusal' }))
+ * ```
+ * @group ACP
+ */
 export interface BuzzHandlersOptions<C extends BuzzContext, M extends MissingContextPolicy> {
   /** Reads every prompt once; its `minTrust` and `agentPubkey` are the policy (see `createBuzzReader`). */
   readonly reader: BuzzReader<C>;
@@ -76,7 +121,23 @@ export interface BuzzHandlersOptions<C extends BuzzContext, M extends MissingCon
   readonly dedupNamespace?: string | null;
 }
 
-/** The two handlers to register on an `agent()` app. */
+/**
+ * The two handlers to register on an `agent()` app.
+ *
+ * @example
+ * ```ts
+ * import { agent, methods } from '@agentclientprotocol/sdk'
+ * import { createBuzzReader } from 'buzz-meta'
+ * import { buzzHandlers, type BuzzHandlers } from 'buzz-meta/acp'
+ *
+ * const reader = await createBuzzReader({ agentPubkey })
+ * const handlers: BuzzHandlers = buzzHandlers({ reader }, () => ({ stopReason: 'end_turn' }))
+ * agent({ name: 'my-agent' })
+ *   .onRequest(methods.agent.session.prompt, handlers.prompt)
+ *   .onNotification(methods.agent.session.cancel, handlers.cancel)
+ * ```
+ * @group ACP
+ */
 export interface BuzzHandlers {
   /** Register with `.onRequest(methods.agent.session.prompt, handlers.prompt)`. */
   readonly prompt: AgentRequestHandler<PromptRequest, PromptResponse>;
@@ -119,6 +180,7 @@ export interface BuzzHandlers {
  *   .onRequest(methods.agent.session.prompt, buzz.prompt)
  *   .onNotification(methods.agent.session.cancel, buzz.cancel)
  * ```
+ * @group ACP
  */
 export function buzzHandlers<C extends BuzzContext, M extends MissingContextPolicy = 'pass'>(
   options: BuzzHandlersOptions<C, M>,

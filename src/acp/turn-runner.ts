@@ -15,10 +15,31 @@ import type { BuzzReader } from '../read/reader.js';
 import { claimTurn } from './held.js';
 import { type Turn, TurnRegistry } from './turns.js';
 
-/** What the wrapper does with a prompt that carries no Buzz context (`no_buzz_context`). */
+/**
+ * What the wrapper does with a prompt that carries no Buzz context (`no_buzz_context`).
+ *
+ * @example
+ * ```ts
+ * import type { MissingContextPolicy } from 'buzz-meta/acp'
+ *
+ * // 'refuse' for an agent only Buzz talks to; 'pass' when other ACP clients prompt it too.
+ * const missing: MissingContextPolicy = process.env.BUZZ_ONLY === '1' ? 'refuse' : 'pass'
+ * ```
+ * @group ACP
+ */
 export type MissingContextPolicy = 'pass' | 'refuse';
 
-/** Partition keys of a turn, computed once (see `channelKey`, `senderKey`, `threadKey`). */
+/**
+ * Partition keys of a turn, computed once (see `channelKey`, `senderKey`, `threadKey`).
+ *
+ * @example
+ * ```ts
+ * import type { BuzzTurnKeys } from 'buzz-meta/acp'
+ *
+ * const rateLimitKey = (keys: BuzzTurnKeys): string => keys.sender ?? keys.channel // per person, else per channel
+ * ```
+ * @group ACP
+ */
 export interface BuzzTurnKeys {
   /** `buzz:channel:<uuid>`. */
   readonly channel: string;
@@ -28,7 +49,21 @@ export interface BuzzTurnKeys {
   readonly thread: string | null;
 }
 
-/** The Buzz facts of one turn, as the agent's handler receives them. */
+/**
+ * The Buzz facts of one turn, as the agent's handler receives them.
+ *
+ * @example
+ * ```ts
+ * import type { BuzzTurn } from 'buzz-meta/acp'
+ *
+ * function remember(turn: BuzzTurn): void {
+ *   if (turn.dedupBypassed !== null) console.error(`dedup store down: ${turn.dedupBypassed.code}`) // may repeat
+ *   memory.partition(turn.keys.sender ?? turn.keys.channel)
+ *   console.error(`${String(turn.fresh.length)} new, ${String(turn.seen.length)} already handled`)
+ * }
+ * ```
+ * @group ACP
+ */
 export interface BuzzTurn<C extends BuzzContext = BuzzContext> {
   /** The context, read once; typed by the reader's `minTrust`. */
   readonly context: C;
@@ -53,7 +88,22 @@ export interface BuzzTurn<C extends BuzzContext = BuzzContext> {
   readonly dedupBypassed: BuzzMetaError | null;
 }
 
-/** Why the wrapper answered a prompt without calling the handler. */
+/**
+ * Why the wrapper answered a prompt without calling the handler.
+ *
+ * @example
+ * ```ts
+ * import { createBuzzReader } from 'buzz-meta'
+ * import { buzzHandlers, type BuzzPromptOutcome } from 'buzz-meta/acp'
+ *
+ * const log = (outcome: BuzzPromptOutcome): void => {
+ *   if (outcome.outcome === 'refused') console.error(`refused: ${outcome.code} at ${outcome.path}`)
+ * }
+ * const reader = await createBuzzReader({ agentPubkey })
+ * const buzz = buzzHandlers({ reader, onOutcome: log }, () => ({ stopReason: 'end_turn' }))
+ * ```
+ * @group ACP
+ */
 export type BuzzPromptOutcome =
   | {
       readonly outcome: 'refused';
@@ -71,6 +121,17 @@ export type BuzzPromptOutcome =
 /**
  * The key under which the wrapper's own answers say why (`PromptResponse._meta[BUZZ_OUTCOME_META_KEY]`,
  * a {@link BuzzPromptOutcome}).
+ *
+ * @example
+ * ```ts
+ * import { methods } from '@agentclientprotocol/sdk'
+ * import { BUZZ_OUTCOME_META_KEY, type BuzzPromptOutcome } from 'buzz-meta/acp'
+ *
+ * // Host side: why the wrapper answered a prompt itself (refused, all seen, cancelled).
+ * const answer = await agent.request(methods.agent.session.prompt, params)
+ * const outcome = answer._meta?.[BUZZ_OUTCOME_META_KEY] as BuzzPromptOutcome | undefined
+ * ```
+ * @group ACP
  */
 export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
 
@@ -78,6 +139,21 @@ export const BUZZ_OUTCOME_META_KEY = 'buzzMeta';
  * The `data` of the JSON-RPC error (`-32603`, `Internal error`) a prompt is answered with when the
  * wrapper cannot answer it yet: its events are held by another turn, or the dedup store failed
  * under fail-closed. The host should retry the prompt later (Buzz does).
+ *
+ * @example
+ * ```ts
+ * import { methods } from '@agentclientprotocol/sdk'
+ * import type { BuzzTurnErrorData } from 'buzz-meta/acp'
+ *
+ * // Host side: a prompt answered with a JSON-RPC error (-32603) whose data names why; retry those later.
+ * try {
+ *   await agent.request(methods.agent.session.prompt, params)
+ * } catch (error) {
+ *   const data = (error as { data?: BuzzTurnErrorData }).data
+ *   if (data?.code === 'dedup_events_held' || data?.code === 'dedup_store_unavailable') console.error('retry')
+ * }
+ * ```
+ * @group ACP
  */
 export interface BuzzTurnErrorData {
   /** What happened, in a sentence (the field the SDK's own internal errors carry). */

@@ -31,6 +31,7 @@ export type { DeduperOptions, StoreErrorPolicy } from './store-calls.js';
  *   throw error;
  * }
  * ```
+ * @group Dedup
  */
 export function createDeduper(options: DeduperOptions = {}): Deduper {
   const calls = new StoreCalls(options);

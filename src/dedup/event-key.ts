@@ -20,6 +20,7 @@ const HASHED_KEY_PREFIX = 'h:';
  * dedupKeyOf('5f0c…', { id: null, sender: 'ab…', kind: null, createdAt: 1700000000, content: 'hi' })
  * // 'h:' + sha256('5f0c…\nab…\n1700000000\nhi')
  * ```
+ * @group Dedup
  */
 export function dedupKeyOf(channelId: string, event: BuzzEvent): string {
   if (event.id !== null) return event.id;

@@ -13,7 +13,20 @@ import type {
   DedupStoreRequest,
 } from './types.js';
 
-/** Options of {@link createMemoryStore}. */
+/**
+ * Options of {@link createMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore, type MemoryStoreOptions } from 'buzz-meta'
+ *
+ * let now = 0 // a test clock: move it to expire leases and handled marks
+ * const options: MemoryStoreOptions = { now: () => now, maxEntries: 1_000 }
+ * const store = createMemoryStore(options)
+ * now += 5 * 60_000
+ * ```
+ * @group Dedup
+ */
 export interface MemoryStoreOptions {
   /**
    * Most keys remembered (leases and handled marks each); when full, the oldest written goes
@@ -24,7 +37,19 @@ export interface MemoryStoreOptions {
   readonly now?: () => number;
 }
 
-/** A {@link DedupStore} kept in this process. */
+/**
+ * A {@link DedupStore} kept in this process.
+ *
+ * @example
+ * ```ts
+ * import { createDeduper, createMemoryStore, type MemoryStore } from 'buzz-meta'
+ *
+ * const store: MemoryStore = createMemoryStore({ maxEntries: 10_000 })
+ * const deduper = createDeduper({ store })
+ * console.error(`${String(store.size)} keys remembered`)
+ * ```
+ * @group Dedup
+ */
 export interface MemoryStore extends DedupStore {
   /** Keys remembered now (leases plus handled marks, expired ones not yet swept included). */
   readonly size: number;
@@ -267,6 +292,7 @@ class MemoryEntries {
  * ```ts
  * const deduper = createDeduper({ store: createMemoryStore({ maxEntries: 50_000 }) });
  * ```
+ * @group Dedup
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;

@@ -14,7 +14,22 @@ import type {
   DedupStoreRequest,
 } from './types.js';
 
-/** The script calls of a `redis` (node-redis 5.x/6.x) client, cluster client included. */
+/**
+ * The script calls of a `redis` (node-redis 5.x/6.x) client, cluster client included.
+ *
+ * @example
+ * ```ts
+ * import { createCluster } from 'redis'
+ * import { createRedisStore, type NodeRedisScriptClient } from 'buzz-meta/redis'
+ *
+ * const rootNodes = [{ url: 'redis://10.0.0.1:6379' }]
+ * const cluster = createCluster({ rootNodes, defaults: { disableOfflineQueue: true } })
+ * await cluster.connect()
+ * const client: NodeRedisScriptClient = cluster // a cluster client is one too
+ * const store = createRedisStore({ client })
+ * ```
+ * @group Dedup
+ */
 export interface NodeRedisScriptClient {
   /** `EVALSHA sha numkeys keys… args…`. */
   evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
@@ -22,7 +37,19 @@ export interface NodeRedisScriptClient {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
-/** The script calls of an `ioredis` client (`Redis` or `Cluster`). */
+/**
+ * The script calls of an `ioredis` client (`Redis` or `Cluster`).
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis'
+ * import { createRedisStore, type IoRedisScriptClient } from 'buzz-meta/redis'
+ *
+ * const client: IoRedisScriptClient = new Redis({ enableOfflineQueue: false })
+ * const store = createRedisStore({ client })
+ * ```
+ * @group Dedup
+ */
 export interface IoRedisScriptClient {
   /** `EVALSHA sha numkeys keys… args…`. */
   evalsha(sha1: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
@@ -30,7 +57,21 @@ export interface IoRedisScriptClient {
   eval(script: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
 }
 
-/** Options of {@link createRedisStore}. */
+/**
+ * Options of {@link createRedisStore}.
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'redis'
+ * import { createRedisStore, type RedisStoreOptions } from 'buzz-meta/redis'
+ *
+ * const client = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1', disableOfflineQueue: true })
+ * await client.connect()
+ * const options: RedisStoreOptions = { client, prefix: 'my-agent:dedup:' }
+ * const store = createRedisStore(options)
+ * ```
+ * @group Dedup
+ */
 export interface RedisStoreOptions {
   /**
    * A connected client: `createClient()` / `createCluster()` of `redis`, or an `ioredis` client.
@@ -126,6 +167,7 @@ function runner(client: NodeRedisScriptClient | IoRedisScriptClient) {
  * const client = await createClient({ url: process.env.REDIS_URL ?? 'redis://localhost:6379', disableOfflineQueue: true }).connect();
  * const deduper = createDeduper({ store: createRedisStore({ client }) });
  * ```
+ * @group Dedup
  */
 export function createRedisStore(options: RedisStoreOptions): DedupStore {
   const prefix = options.prefix ?? 'buzz:dedup:';

@@ -7,10 +7,38 @@ import { createDeadline, type Deadline } from './deadline.js';
 import { createMemoryStore } from './memory-store.js';
 import type { DedupStore, DedupStoreRequest } from './types.js';
 
-/** What a deduper does when its store fails; see docs/dedup.md, "Failure policy". */
+/**
+ * What a deduper does when its store fails; see docs/dedup.md, "Failure policy".
+ *
+ * @example
+ * ```ts
+ * import { createDeduper, type StoreErrorPolicy } from 'buzz-meta'
+ *
+ * // An agent that must never act twice refuses to work while its store is down.
+ * const onStoreError: StoreErrorPolicy = process.env.DEDUP_STRICT === '1' ? 'fail-closed' : 'fail-open'
+ * const deduper = createDeduper({ onStoreError })
+ * ```
+ * @group Dedup
+ */
 export type StoreErrorPolicy = 'fail-open' | 'fail-closed';
 
-/** Options of {@link createDeduper}. */
+/**
+ * Options of {@link createDeduper}.
+ *
+ * @example
+ * ```ts
+ * import { createDeduper, createMemoryStore, type DeduperOptions } from 'buzz-meta'
+ *
+ * const options: DeduperOptions = {
+ *   store: createMemoryStore(),
+ *   ttlMs: 60 * 60_000, // handled for an hour
+ *   onStoreError: 'fail-closed',
+ *   onError: (error) => console.error(`dedup: ${error.code}`), // never log keys
+ * }
+ * const deduper = createDeduper(options)
+ * ```
+ * @group Dedup
+ */
 export interface DeduperOptions {
   /** Where claims live; default a fresh `createMemoryStore()` (one process only). */
   readonly store?: DedupStore;

@@ -8,7 +8,27 @@
 import { BuzzMetaError } from '../errors.js';
 import type { DedupClaimAnswer, DedupStore } from './types.js';
 
-/** A fresh, empty store for one case, and how to let time pass for it. */
+/**
+ * A fresh, empty store for one case, and how to let time pass for it.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from 'buzz-meta'
+ * import { storeContractCases, type StoreHarness } from 'buzz-meta/testing'
+ *
+ * let now = 0 // the memory store's injected clock: time passes at once
+ * const harness = (): StoreHarness => ({
+ *   store: createMemoryStore({ now: () => now }),
+ *   advance: async (ms) => {
+ *     now += ms
+ *   },
+ * })
+ * for (const contractCase of storeContractCases({ leaseMs: 1_000, ttlMs: 2_000, marginMs: 0 })) {
+ *   await contractCase.run(harness()) // rejects with what broke the contract
+ * }
+ * ```
+ * @group Testing
+ */
 export interface StoreHarness {
   /** The store under test; nothing else writes to it during the case. */
   readonly store: DedupStore;
@@ -16,7 +36,19 @@ export interface StoreHarness {
   advance(ms: number): Promise<void>;
 }
 
-/** The lease and handled-mark lifetimes the cases use, and how long past them a store surely let them go. */
+/**
+ * The lease and handled-mark lifetimes the cases use, and how long past them a store surely let them go.
+ *
+ * @example
+ * ```ts
+ * import { storeContractCases, type StoreContractTiming } from 'buzz-meta/testing'
+ *
+ * // A store whose expiry lags: lifetimes long enough to measure, and a margin past them.
+ * const timing: StoreContractTiming = { leaseMs: 2_000, ttlMs: 3_000, marginMs: 1_000 }
+ * const cases = storeContractCases(timing)
+ * ```
+ * @group Testing
+ */
 export interface StoreContractTiming {
   /** `leaseMs` of every claim, in ms. */
   readonly leaseMs: number;
@@ -26,7 +58,23 @@ export interface StoreContractTiming {
   readonly marginMs: number;
 }
 
-/** One case of the contract. */
+/**
+ * One case of the contract.
+ *
+ * @example
+ * ```ts
+ * import { test } from 'node:test'
+ * import { createMemoryStore } from 'buzz-meta'
+ * import { storeContractCases, type StoreContractCase } from 'buzz-meta/testing'
+ *
+ * const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms))
+ * const cases: readonly StoreContractCase[] = storeContractCases({ leaseMs: 400, ttlMs: 700, marginMs: 50 })
+ * for (const contractCase of cases) {
+ *   test(contractCase.name, () => contractCase.run({ store: createMemoryStore(), advance: sleep }))
+ * }
+ * ```
+ * @group Testing
+ */
 export interface StoreContractCase {
   /** What the case checks, as a sentence (use it as the test name). */
   readonly name: string;
@@ -236,6 +284,7 @@ function checkTiming(timing: StoreContractTiming, name: keyof StoreContractTimin
  * })
  * ```
  * @throws BuzzMetaError `invalid_option` when a timing is not a positive integer (`marginMs` may be 0).
+ * @group Testing
  */
 export function storeContractCases(timing: StoreContractTiming): readonly StoreContractCase[] {
   checkTiming(timing, 'leaseMs', 1);

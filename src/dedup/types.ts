@@ -10,6 +10,17 @@ import type { BuzzMetaError } from '../errors.js';
  * kept; `seen` is split into `handled` and `held` (in flight in another claim, which may still
  * fail). Settle it once: `commit()` after the turn finished, `release()` after a cancel or a
  * failure; later calls are no-ops.
+ *
+ * @example
+ * ```ts
+ * import { createDeduper, type BuzzClaim } from 'buzz-meta'
+ *
+ * const claim: BuzzClaim = await createDeduper().claim(context)
+ * if (claim.storeError !== undefined) console.error(`dedup bypassed: ${claim.storeError.code}`) // fail-open
+ * for (const event of claim.fresh) await handle(event)
+ * await claim.commit()
+ * ```
+ * @group Dedup
  */
 export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
   /** Events nobody handled or holds: this turn should act on them. */
@@ -50,7 +61,19 @@ export interface BuzzClaim<E extends BuzzEvent = BuzzEvent> {
   release(): Promise<void>;
 }
 
-/** Options of one {@link Deduper.claim}. */
+/**
+ * Options of one {@link Deduper.claim}.
+ *
+ * @example
+ * ```ts
+ * import { createDeduper, type ClaimOptions } from 'buzz-meta'
+ *
+ * // Two agents sharing one store: each claims in its own namespace, so neither suppresses the other.
+ * const options: ClaimOptions = { namespace: 'summarizer' }
+ * const claim = await createDeduper().claim(context, options)
+ * ```
+ * @group Dedup
+ */
 export interface ClaimOptions {
   /**
    * Keeps these keys apart from every other namespace's in a shared store, e.g. the agent's hex
@@ -60,7 +83,18 @@ export interface ClaimOptions {
   readonly namespace?: string;
 }
 
-/** Claims the events of a context so that each is handled once, across one process or a pool. */
+/**
+ * Claims the events of a context so that each is handled once, across one process or a pool.
+ *
+ * @example
+ * ```ts
+ * import { createDeduper, type Deduper } from 'buzz-meta'
+ *
+ * const deduper: Deduper = createDeduper() // one per process, shared by every session
+ * const claim = await deduper.claim(context)
+ * ```
+ * @group Dedup
+ */
 export interface Deduper {
   /** Claims every event of `context` that is neither handled nor in flight. */
   claim<C extends BuzzContext>(context: C, options?: ClaimOptions): Promise<BuzzClaim<C['events'][number]>>;
@@ -71,6 +105,16 @@ export interface Deduper {
  * channel's events and the claim's token. A store keeps, per `(scope, id)`, either nothing, an
  * in-flight lease (the token of the claim holding it, expiring after `leaseMs`) or a handled mark
  * (expiring after `ttlMs`).
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore, type DedupStoreRequest } from 'buzz-meta'
+ *
+ * const store = createMemoryStore()
+ * const request: DedupStoreRequest = { scope: channelId, ids: [id], token: 'claim-1' }
+ * await store.release(request) // drops claim-1's lease on the key, if it holds one
+ * ```
+ * @group Dedup
  */
 export interface DedupStoreRequest {
   /**
@@ -84,13 +128,38 @@ export interface DedupStoreRequest {
   readonly token: string;
 }
 
-/** A {@link DedupStoreRequest} to claim keys for `leaseMs`. */
+/**
+ * A {@link DedupStoreRequest} to claim keys for `leaseMs`.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore, type DedupClaimRequest } from 'buzz-meta'
+ *
+ * const store = createMemoryStore()
+ * const request: DedupClaimRequest = { scope: channelId, ids: [id], token: 'claim-1', leaseMs: 60_000 }
+ * const [answer] = await store.claim(request) // true: the key is now leased to claim-1
+ * ```
+ * @group Dedup
+ */
 export interface DedupClaimRequest extends DedupStoreRequest {
   /** How long an unsettled lease lasts, in ms (a positive integer). */
   readonly leaseMs: number;
 }
 
-/** A {@link DedupStoreRequest} to mark keys handled for `ttlMs`. */
+/**
+ * A {@link DedupStoreRequest} to mark keys handled for `ttlMs`.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore, type DedupCommitRequest } from 'buzz-meta'
+ *
+ * const store = createMemoryStore()
+ * await store.claim({ scope: channelId, ids: [id], token: 'claim-1', leaseMs: 60_000 })
+ * const request: DedupCommitRequest = { scope: channelId, ids: [id], token: 'claim-1', ttlMs: 86_400_000 }
+ * await store.commit(request) // handled for a day
+ * ```
+ * @group Dedup
+ */
 export interface DedupCommitRequest extends DedupStoreRequest {
   /** How long a handled mark lasts, in ms (a positive integer). */
   readonly ttlMs: number;
@@ -101,6 +170,17 @@ export interface DedupCommitRequest extends DedupStoreRequest {
  * claim; `'held'` when another claim's live lease holds it; `'handled'` when it holds a live
  * handled mark; `false` for either of the two, from a store that does not tell them apart (the
  * deduper then counts the key as handled, as before the split).
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore, type DedupClaimAnswer } from 'buzz-meta'
+ *
+ * const store = createMemoryStore()
+ * const request = { scope: channelId, ids: [id], token: 'claim-1', leaseMs: 1_000 }
+ * const answers: readonly DedupClaimAnswer[] = await store.claim(request)
+ * const fresh = answers.map((answer) => answer === true) // 'held': another claim's lease; 'handled': done
+ * ```
+ * @group Dedup
  */
 export type DedupClaimAnswer = boolean | 'held' | 'handled';
 
@@ -108,6 +188,21 @@ export type DedupClaimAnswer = boolean | 'held' | 'handled';
  * Where a deduper keeps its memory. Each call is atomic over all of its keys (one round trip for
  * a remote store). Implement it to bring your own engine; `createMemoryStore` and
  * `buzz-meta/redis`'s `createRedisStore` are the two that ship.
+ *
+ * @example
+ * ```ts
+ * import { createDeduper, createMemoryStore, type DedupStore } from 'buzz-meta'
+ *
+ * // A store of your own: claim, commit and release, each atomic over its keys. This one wraps another.
+ * const inner = createMemoryStore()
+ * const store: DedupStore = {
+ *   claim: (request) => inner.claim(request),
+ *   commit: (request) => inner.commit(request),
+ *   release: (request) => inner.release(request),
+ * }
+ * const deduper = createDeduper({ store })
+ * ```
+ * @group Dedup
  */
 export interface DedupStore {
   /**

@@ -17,7 +17,19 @@ import { checkEnvelope } from './verify.js';
 
 export type { NostrEvent } from './nostr-event.js';
 
-/** A v1 envelope as a host sends it under `_meta.buzz`. */
+/**
+ * A v1 envelope as a host sends it under `_meta.buzz`.
+ *
+ * @example
+ * ```ts
+ * import { buildBuzzEnvelope } from 'buzz-meta/host'
+ *
+ * // BuzzEnvelopeV1: import type { BuzzEnvelopeV1 } from 'buzz-meta/host'
+ * const built: BuzzEnvelopeV1 = buildBuzzEnvelope({ agentSecretKey, channelId, ownerPubkey, events })
+ * console.error(built.deliveryId, built.channel.membershipRevision, built.attestation.signerPubkey)
+ * ```
+ * @group Host
+ */
 export interface BuzzEnvelopeV1 {
   /** Always 1. */
   readonly version: 1;
@@ -47,7 +59,18 @@ export interface BuzzEnvelopeV1 {
   };
 }
 
-/** What a host knows when it builds an envelope. */
+/**
+ * What a host knows when it builds an envelope.
+ *
+ * @example
+ * ```ts
+ * import { buildBuzzEnvelope, type BuildEnvelopeInput } from 'buzz-meta/host'
+ *
+ * const input: BuildEnvelopeInput = { agentSecretKey, channelId, ownerPubkey, events, channelType: 'channel' }
+ * const built = buildBuzzEnvelope(input) // what withBuzzEnvelope puts under _meta.buzz
+ * ```
+ * @group Host
+ */
 export interface BuildEnvelopeInput {
   /** The managed agent's 32-byte secret key: it attests the envelope. */
   readonly agentSecretKey: Uint8Array;
@@ -75,6 +98,7 @@ export interface BuildEnvelopeInput {
  * const buzz = buildBuzzEnvelope({ agentSecretKey, channelId, ownerPubkey, events: [signedEvent] })
  * ```
  * @throws BuzzMetaError with the code of the first problem found.
+ * @group Host
  */
 export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
   checkInputIds(input);
@@ -119,6 +143,7 @@ export function buildBuzzEnvelope(input: BuildEnvelopeInput): BuzzEnvelopeV1 {
  * ```ts
  * const resigned = attestBuzzEnvelope({ ...envelope, deliveryId: other }, agentSecretKey)
  * ```
+ * @group Host
  */
 export function attestBuzzEnvelope<T extends object>(
   envelope: T,
@@ -146,6 +171,7 @@ export function attestBuzzEnvelope<T extends object>(
  * ```
  * @throws BuzzMetaError `invalid_option` at `/tags/<i>` for an `e` tag without a marker or with an
  *   id that is not 64 hex digits: buzz-acp refuses such an event.
+ * @group Host
  */
 export function replyAnchorsOf(last: Pick<NostrEvent, 'id' | 'tags'>): BuzzReply {
   return anchorsOf(last, []);
@@ -186,7 +212,19 @@ function refuseIllFormedText(input: BuildEnvelopeInput): void {
   if (input.job !== undefined) check(input.job.title, ['job', 'title']);
 }
 
-/** An unsigned event as a host or test writes it. */
+/**
+ * An unsigned event as a host or test writes it.
+ *
+ * @example
+ * ```ts
+ * import { signEvent, type EventTemplate } from 'buzz-meta/host'
+ *
+ * const now = Math.floor(Date.now() / 1000)
+ * const template: EventTemplate = { kind: 9, created_at: now, tags: [['h', channelId]], content: 'hi' }
+ * const signed = signEvent(template, ownerKey) // id, pubkey and sig added
+ * ```
+ * @group Host
+ */
 export interface EventTemplate {
   /** Event kind (9 for chat). */
   readonly kind: number;
@@ -206,6 +244,7 @@ export interface EventTemplate {
  * ```ts
  * const event = signEvent({ kind: 9, created_at: 1785840000, tags: [['h', channelId]], content: 'hi' }, ownerKey)
  * ```
+ * @group Host
  */
 export function signEvent(template: EventTemplate, secretKey: Uint8Array): NostrEvent {
   const signed = finalizeEvent(

@@ -62,6 +62,7 @@ interface CanonicalOptions {
  *   carry (undefined, function, bigint, symbol); `limit_exceeded` for nesting deeper than `maxDepth`
  *   (cycles included) or more than `maxNodes` values visited. Paths name only keys the Buzz
  *   contract defines (others are written `*`), and messages never repeat a key or a value.
+ * @group Envelope
  */
 export function canonicalJson(
   value: unknown,

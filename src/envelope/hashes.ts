@@ -15,7 +15,18 @@ import {
   sha256OfPieces,
 } from './crypto.js';
 
-/** The parts of an envelope `deliveryId` commits to. */
+/**
+ * The parts of an envelope `deliveryId` commits to.
+ *
+ * @example
+ * ```ts
+ * import { deliveryIdOf, type DeliveryIdInput } from 'buzz-meta'
+ *
+ * const parts: DeliveryIdInput = envelope // version, channel, events, reply and job of a v1 envelope
+ * const matches = deliveryIdOf(parts) === envelope.deliveryId
+ * ```
+ * @group Envelope
+ */
 export interface DeliveryIdInput {
   /** The envelope version (1). */
   readonly version: unknown;
@@ -38,6 +49,7 @@ export interface DeliveryIdInput {
  * deliveryIdOf(envelope) === envelope.deliveryId // true for an intact envelope
  * ```
  * @throws BuzzMetaError `canonical_json` when a value cannot be canonicalized.
+ * @group Envelope
  */
 export function deliveryIdOf(envelope: DeliveryIdInput, maxDepth?: number): string {
   const eventIds: unknown[] = [];
@@ -60,6 +72,7 @@ export function deliveryIdOf(envelope: DeliveryIdInput, maxDepth?: number): stri
  * ```ts
  * membershipRevisionOf(channel.id, channel.members) === channel.membershipRevision
  * ```
+ * @group Envelope
  */
 export function membershipRevisionOf(channelId: string, members: unknown, maxDepth?: number): string {
   return 'v1:' + sha256Hex(canonicalJson({ version: 1, channelId, members }, maxDepth));
@@ -183,6 +196,7 @@ export function withoutKey(value: object, omitted: string): Record<string, unkno
  * ```ts
  * payloadHashOf(envelope) === envelope.attestation.payloadHash // true for an intact envelope
  * ```
+ * @group Envelope
  */
 export function payloadHashOf(envelope: object, maxDepth?: number): string {
   return bytesToHex(attestationDigest(envelope, maxDepth));

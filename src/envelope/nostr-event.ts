@@ -4,7 +4,19 @@
  * rides along.
  */
 
-/** A complete signed NIP-01 event. */
+/**
+ * A complete signed NIP-01 event.
+ *
+ * @example
+ * ```ts
+ * import { signEvent } from 'buzz-meta/host'
+ *
+ * // NostrEvent: import type { NostrEvent } from 'buzz-meta/host'
+ * const template = { kind: 9, created_at: 1_760_000_000, tags: [['h', channelId]], content: 'hi' }
+ * const event: NostrEvent = signEvent(template, ownerKey) // id, pubkey, sig
+ * ```
+ * @group Host
+ */
 export interface NostrEvent {
   /** Event id, 64 hex. */
   readonly id: string;

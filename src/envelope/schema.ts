@@ -16,11 +16,44 @@ import {
   uuid,
 } from '../shared/schema-kit.js';
 
-/** The domain-separation prefix of the attestation digest (a 0x00 byte follows it). */
+/**
+ * The domain-separation prefix of the attestation digest (a 0x00 byte follows it).
+ *
+ * @example
+ * ```ts
+ * import { ENVELOPE_DOMAIN } from 'buzz-meta'
+ *
+ * // A host in another language hashes this prefix, then a 0x00 byte, then the payload (docs/wire-formats.md).
+ * const prefix = new TextEncoder().encode(`${ENVELOPE_DOMAIN}\0`)
+ * ```
+ * @group Envelope
+ */
 export const ENVELOPE_DOMAIN = 'buzz-acp-envelope-v1';
-/** The only attestation algorithm v1 defines. */
+/**
+ * The only attestation algorithm v1 defines.
+ *
+ * @example
+ * ```ts
+ * import { ATTESTATION_ALGORITHM } from 'buzz-meta'
+ *
+ * const algorithm: string = envelope.attestation.algorithm
+ * const known = algorithm === ATTESTATION_ALGORITHM // 'bip340-sha256'
+ * ```
+ * @group Envelope
+ */
 export const ATTESTATION_ALGORITHM = 'bip340-sha256';
-/** Job titles are bounded in UTF-8 bytes because the host renders them into prompts. */
+/**
+ * Job titles are bounded in UTF-8 bytes because the host renders them into prompts.
+ *
+ * @example
+ * ```ts
+ * import { JOB_TITLE_MAX_BYTES } from 'buzz-meta'
+ *
+ * const title = 'Summarize the thread'
+ * const fits = new TextEncoder().encode(title).length <= JOB_TITLE_MAX_BYTES // a host checks before it sends
+ * ```
+ * @group Envelope
+ */
 export const JOB_TITLE_MAX_BYTES = 512;
 
 /** Unicode Cc, Cf, Zl and Zp: control, format and separator characters the host forbids in titles. */

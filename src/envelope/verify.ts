@@ -17,7 +17,18 @@ import { jsVerifier, type SignatureVerifier } from './signatures.js';
 import { type EnvelopeHashes, envelopeHashes } from './hashes.js';
 import { ENVELOPE_KEY_NAMES, type EnvelopeV1, envelopeParser } from './schema.js';
 
-/** Options of {@link verifyBuzzEnvelope}. */
+/**
+ * Options of {@link verifyBuzzEnvelope}.
+ *
+ * @example
+ * ```ts
+ * import { verifyBuzzEnvelope, type VerifyEnvelopeOptions } from 'buzz-meta'
+ *
+ * const options: VerifyEnvelopeOptions = { agentPubkey, limits: { maxEvents: 50 } }
+ * const verification = verifyBuzzEnvelope(params._meta?.['buzz'], options)
+ * ```
+ * @group Envelope
+ */
 export interface VerifyEnvelopeOptions {
   /** The managed agent's own pubkey, pinned from configuration: 64 hex digits or an npub. */
   readonly agentPubkey: string;
@@ -25,7 +36,18 @@ export interface VerifyEnvelopeOptions {
   readonly limits?: Partial<BuzzLimits>;
 }
 
-/** What {@link verifyBuzzEnvelope} found: `ok` only when there are no failures. */
+/**
+ * What {@link verifyBuzzEnvelope} found: `ok` only when there are no failures.
+ *
+ * @example
+ * ```ts
+ * import { verifyBuzzEnvelope, type EnvelopeVerification } from 'buzz-meta'
+ *
+ * const verification: EnvelopeVerification = verifyBuzzEnvelope(envelope, { agentPubkey })
+ * if (!verification.ok) console.error(verification.failures[0].code) // at least one failure
+ * ```
+ * @group Envelope
+ */
 export type EnvelopeVerification =
   | { readonly ok: true; readonly failures: readonly [] }
   | { readonly ok: false; readonly failures: readonly [BuzzIssue, ...BuzzIssue[]] };
@@ -49,6 +71,7 @@ interface CheckedEnvelope {
  * if (!ok) console.error(failures[0].code) // e.g. 'attestation_signature_invalid'
  * ```
  * @throws BuzzMetaError `invalid_pubkey`/`invalid_npub`/`invalid_option` for bad options only.
+ * @group Envelope
  */
 export function verifyBuzzEnvelope(envelope: unknown, options: VerifyEnvelopeOptions): EnvelopeVerification {
   // Widened: JavaScript callers omit the options or pass the key itself, and deserve a clear error.

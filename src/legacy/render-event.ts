@@ -6,7 +6,26 @@
 import { getEventHash } from 'nostr-tools/pure';
 import { toNpub } from '../npub.js';
 
-/** One event to render: a Nostr event, or a template whose NIP-01 id is computed. */
+/**
+ * One event to render: a Nostr event, or a template whose NIP-01 id is computed.
+ *
+ * @example
+ * ```ts
+ * import { renderPromptText, type PromptTextEvent } from 'buzz-meta/host'
+ *
+ * // A template with a pubkey renders too: its NIP-01 id is computed. `label` is the display name shown.
+ * const event: PromptTextEvent = {
+ *   pubkey: ownerPubkey,
+ *   created_at: 1_760_000_000,
+ *   kind: 9,
+ *   tags: [['h', channelId]],
+ *   content: 'hi',
+ *   label: 'Ana',
+ * }
+ * const text = renderPromptText({ era: 'v5', channel: { id: channelId }, events: [event] })
+ * ```
+ * @group Host
+ */
 export interface PromptTextEvent {
   /** The author, 64 lowercase hex digits. */
   readonly pubkey: string;
@@ -24,7 +43,18 @@ export interface PromptTextEvent {
   readonly label?: string | undefined;
 }
 
-/** The channel as the host knows it. */
+/**
+ * The channel as the host knows it.
+ *
+ * @example
+ * ```ts
+ * import { renderPromptText, type PromptTextChannel } from 'buzz-meta/host'
+ *
+ * const channel: PromptTextChannel = { id: channelId, name: 'engineering' } // the name is shown, never trusted
+ * const text = renderPromptText({ era: 'v3', channel, events: [signedEvent] })
+ * ```
+ * @group Host
+ */
 export interface PromptTextChannel {
   /** The channel UUID. */
   readonly id: string;

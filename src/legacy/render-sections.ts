@@ -14,13 +14,39 @@ import {
   v2Block,
 } from './render-event.js';
 
-/** A rendering era: V1–V2 (Sprout), V3 (Sprout, rich blocks), V4 (Buzz, brackets), V5 (Buzz, XML frames). */
+/**
+ * A rendering era: V1–V2 (Sprout), V3 (Sprout, rich blocks), V4 (Buzz, brackets), V5 (Buzz, XML frames).
+ *
+ * @example
+ * ```ts
+ * import { readBuzzContext } from 'buzz-meta'
+ * import { renderPromptText, type PromptTextEra } from 'buzz-meta/host'
+ *
+ * // Test the scraped path against every era a host may still send.
+ * for (const era of ['v1', 'v2', 'v3', 'v4', 'v5'] as const satisfies readonly PromptTextEra[]) {
+ *   const read = readBuzzContext({ sessionId, prompt: renderPromptText({ era, channel: { id: channelId }, events }) })
+ *   console.error(era, read.ok && read.context.trust) // 'scraped'
+ * }
+ * ```
+ * @group Host
+ */
 export type PromptTextEra = 'v1' | 'v2' | 'v3' | 'v4' | 'v5';
 
 /** The turn the cancelled events belonged to: a Steer or an Interrupt merge. */
 type MergeKind = 'steer' | 'interrupt';
 
-/** What the `[Context]` / `<context>` section says. */
+/**
+ * What the `[Context]` / `<context>` section says.
+ *
+ * @example
+ * ```ts
+ * import { renderPromptText, type PromptTextContext } from 'buzz-meta/host'
+ *
+ * const context: PromptTextContext = { scope: 'thread', root: rootId, replyTo: signedEvent.id }
+ * const text = renderPromptText({ era: 'v4', channel: { id: channelId }, context, events: [signedEvent] })
+ * ```
+ * @group Host
+ */
 export interface PromptTextContext {
   /** The scope of the turn, from its last event. */
   readonly scope: 'dm' | 'thread' | 'channel';

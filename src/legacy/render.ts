@@ -15,7 +15,23 @@ import {
   restartSections,
 } from './render-sections.js';
 
-/** What {@link renderPromptText} renders: one turn of one channel, in one era's layout. */
+/**
+ * What {@link renderPromptText} renders: one turn of one channel, in one era's layout.
+ *
+ * @example
+ * ```ts
+ * import { renderPromptText, type PromptTextInput } from 'buzz-meta/host'
+ *
+ * const input: PromptTextInput = {
+ *   era: 'v5',
+ *   channel: { id: channelId, name: 'engineering' },
+ *   context: { scope: 'thread', root: rootId },
+ *   events: [signedEvent],
+ * }
+ * const text = renderPromptText(input) // what a V5 host sends in place of _meta.buzz
+ * ```
+ * @group Host
+ */
 export interface PromptTextInput {
   /**
    * The host generation: `'v1'` (Sprout, `[Sprout @mention]`, `Message:`), `'v2'` (Sprout,
@@ -41,7 +57,18 @@ export interface PromptTextInput {
   };
 }
 
-/** One ACP text block (`ContentBlock` of type `text`). */
+/**
+ * One ACP text block (`ContentBlock` of type `text`).
+ *
+ * @example
+ * ```ts
+ * import { renderPromptText, type PromptTextBlock } from 'buzz-meta/host'
+ *
+ * const blocks: PromptTextBlock[] = renderPromptText({ era: 'v4', channel: { id: channelId }, events: [signedEvent] })
+ * const request: PromptRequest = { sessionId, prompt: blocks } // one ACP text block per section
+ * ```
+ * @group Host
+ */
 export interface PromptTextBlock {
   /** Always `'text'`. */
   type: 'text';
@@ -74,6 +101,7 @@ function checkEvents(events: readonly PromptTextEvent[], path: string): void {
  * ```
  * @throws BuzzMetaError `invalid_option` for what the era never rendered (a context before V3, a merge before V4,
  * a restart before V5), no events, or a pubkey that is not 64 lowercase hex digits.
+ * @group Host
  */
 export function renderPromptText(input: PromptTextInput): PromptTextBlock[] {
   const { era, channel, events, context, cancelled } = input;

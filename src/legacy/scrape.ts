@@ -21,13 +21,35 @@ import { LineText } from './line-text.js';
 import { readSequence, type SectionMemo, type SectionRead, type SequenceRead } from './sections.js';
 import { turnSections } from './turn.js';
 
-/** Options of {@link scrapePromptText}. */
+/**
+ * Options of {@link scrapePromptText}.
+ *
+ * @example
+ * ```ts
+ * import { scrapePromptText, type ScrapeOptions } from 'buzz-meta'
+ *
+ * const options: ScrapeOptions = { limits: { maxEvents: 20 } }
+ * const scraped = scrapePromptText(params.prompt, options) // trust 'scraped' when ok
+ * ```
+ * @group Reading
+ */
 export interface ScrapeOptions {
   /** Size bounds; unspecified ones keep their defaults (`DEFAULT_LIMITS`). */
   readonly limits?: Partial<BuzzLimits>;
 }
 
-/** The never-throwing result of {@link scrapePromptText}. */
+/**
+ * The never-throwing result of {@link scrapePromptText}.
+ *
+ * @example
+ * ```ts
+ * import { scrapePromptText, type ScrapeResult } from 'buzz-meta'
+ *
+ * const scraped: ScrapeResult = scrapePromptText(params.prompt)
+ * if (scraped.ok) console.error(scraped.context.channelId) // for routing and display, never to authorize
+ * ```
+ * @group Reading
+ */
 export type ScrapeResult = BuzzReadResult<BuzzScrapedContext>;
 
 /** Candidate headers tried in one-string prompts; more than this is refused as ambiguous. */
@@ -43,6 +65,7 @@ const MAX_CANDIDATES = 8;
  * const read = scrapePromptText(params.prompt)
  * if (read.ok) console.error(read.context.channelId, read.context.events.at(-1)?.sender)
  * ```
+ * @group Reading
  */
 export function scrapePromptText(prompt: unknown, options?: ScrapeOptions): ScrapeResult {
   return settle(() => scrape(prompt, resolveLimits(options?.limits)));

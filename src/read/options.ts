@@ -7,7 +7,19 @@ import { BuzzMetaError } from '../errors.js';
 import { pinnedKey } from '../envelope/verify.js';
 import { type BuzzLimits, resolveLimits } from '../limits.js';
 
-/** Options of {@link readBuzzContext} and {@link parseBuzzContext}. */
+/**
+ * Options of {@link readBuzzContext} and {@link parseBuzzContext}.
+ *
+ * @example
+ * ```ts
+ * import { readBuzzContext, type ReadBuzzOptions } from 'buzz-meta'
+ *
+ * // Signed envelopes only, no reading of prompt text, smaller batches than the default.
+ * const options: ReadBuzzOptions = { agentPubkey, minTrust: 'verified', scrape: false, limits: { maxEvents: 50 } }
+ * const read = readBuzzContext(params, options)
+ * ```
+ * @group Reading
+ */
 export interface ReadBuzzOptions {
   /**
    * The managed agent's own pubkey (64 hex digits or an npub), pinned from configuration — never

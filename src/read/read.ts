@@ -25,7 +25,19 @@ import { type ReadBuzzOptions, type ResolvedReadOptions, TRUST_RANK, resolveRead
 /** The never-throwing result of {@link readBuzzContext} (defined with the context types). */
 export type { BuzzReadResult };
 
-/** The context type a given `minTrust` guarantees. */
+/**
+ * The context type a given `minTrust` guarantees.
+ *
+ * @example
+ * ```ts
+ * import { readBuzzContext, type ContextFor } from 'buzz-meta'
+ *
+ * const options = { agentPubkey, minTrust: 'verified' } as const
+ * const read = readBuzzContext(params, options)
+ * const verified: ContextFor<typeof options> | undefined = read.ok ? read.context : undefined // BuzzVerifiedContext
+ * ```
+ * @group Reading
+ */
 export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
   ? BuzzVerifiedContext
   : O extends { readonly minTrust: 'asserted' }
@@ -41,6 +53,7 @@ export type ContextFor<O> = O extends { readonly minTrust: 'verified' }
  * if (!read.ok) return refuse(read.error.code)
  * memory.partition(senderKey(read.context))
  * ```
+ * @group Reading
  */
 export function readBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOptions>(
   params: unknown,
@@ -81,6 +94,7 @@ export function readResolved(
  * const ctx = parseBuzzContext(params, { agentPubkey })
  * ctx.trust // 'verified' | 'asserted' | 'scraped'
  * ```
+ * @group Reading
  */
 export function parseBuzzContext<const O extends ReadBuzzOptions = ReadBuzzOptions>(
   params: unknown,

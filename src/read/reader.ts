@@ -9,7 +9,18 @@ import { jsVerifier, loadWasmVerifier, type SignatureVerifier, withVerdictCache 
 import { type ReadBuzzOptions, resolveReadOptions } from './options.js';
 import { type BuzzReadResult, type ContextFor, readResolved } from './read.js';
 
-/** Options of {@link createBuzzReader}: those of `readBuzzContext`, plus the crypto set-up. */
+/**
+ * Options of {@link createBuzzReader}: those of `readBuzzContext`, plus the crypto set-up.
+ *
+ * @example
+ * ```ts
+ * import { createBuzzReader, type BuzzReaderOptions } from 'buzz-meta'
+ *
+ * const options: BuzzReaderOptions = { agentPubkey, minTrust: 'verified', backend: 'auto' }
+ * const reader = await createBuzzReader(options) // rejects at once on a key or option set that accepts nothing
+ * ```
+ * @group Reading
+ */
 export interface BuzzReaderOptions extends ReadBuzzOptions {
   /**
    * Signature backend: `'auto'` (default) loads libsecp256k1 (the wasm build nostr-wasm ships) for
@@ -22,7 +33,19 @@ export interface BuzzReaderOptions extends ReadBuzzOptions {
   readonly cacheSize?: number;
 }
 
-/** A configured reader: the same `read`/`parse` as the free functions, without per-call set-up. */
+/**
+ * A configured reader: the same `read`/`parse` as the free functions, without per-call set-up.
+ *
+ * @example
+ * ```ts
+ * import { createBuzzReader, type BuzzReader } from 'buzz-meta'
+ *
+ * const reader: BuzzReader = await createBuzzReader({ agentPubkey }) // once, at start-up
+ * const read = reader.read(params) // per prompt, as readBuzzContext with the reader's options
+ * console.error(reader.backend) // 'wasm' where the WebAssembly verifier loaded, else 'js'
+ * ```
+ * @group Reading
+ */
 export interface BuzzReader<C extends BuzzContext = BuzzContext> {
   /** The signature backend in use. */
   readonly backend: 'js' | 'wasm';
@@ -45,6 +68,7 @@ const DEFAULT_CACHE_SIZE = 10_000;
  * const reader = await createBuzzReader({ agentPubkey: process.env.BUZZ_AGENT_NPUB ?? '', minTrust: 'verified' })
  * const read = reader.read(params) // read.context is a BuzzVerifiedContext when ok
  * ```
+ * @group Reading
  */
 export async function createBuzzReader<const O extends BuzzReaderOptions = BuzzReaderOptions>(
   options?: O,
