@@ -38,23 +38,24 @@ const first = (envelope: JsonObject): JsonObject => {
 };
 
 describe('verification findings say what is wrong', () => {
-  test.each<[string, (envelope: JsonObject) => void, string?]>([
-    ['signer_mismatch', () => undefined, STRANGER.pubkey],
-    ['payload_hash_mismatch', (e) => void (e.future = 1)],
-    ['delivery_id_mismatch', (e) => void (e.deliveryId = flipHex(e.deliveryId as string))],
+  test.each<[string, string, (envelope: JsonObject) => void, string?]>([
+    ['signer_mismatch', 'attestation/signerPubkey', () => undefined, STRANGER.pubkey],
+    ['payload_hash_mismatch', 'attestation/payloadHash', (e) => void (e.future = 1)],
+    ['delivery_id_mismatch', 'deliveryId', (e) => void (e.deliveryId = flipHex(e.deliveryId as string))],
     [
       'membership_revision_mismatch',
+      'channel/membershipRevision',
       (e) => void ((e.channel as JsonObject).membershipRevision = 'v1:' + '0'.repeat(64)),
     ],
-    ['event_channel_mismatch', (e) => void (first(e).tags = [['h', OTHER_CHANNEL_ID]])],
+    ['event_channel_mismatch', 'events/0/tags', (e) => void (first(e).tags = [['h', OTHER_CHANNEL_ID]])],
     // The channel id in a tag other than `h` binds nothing.
-    ['event_channel_mismatch', (e) => void (first(e).tags = [['t', CHANNEL_ID]])],
-    ['reply_mismatch', (e) => void ((e.reply as JsonObject).replyToEventId = first(e).id)],
-  ])('%s', (code, edit, key) => {
+    ['event_channel_mismatch', 'events/0/tags', (e) => void (first(e).tags = [['t', CHANNEL_ID]])],
+    ['reply_mismatch', 'reply/replyToEventId', (e) => void ((e.reply as JsonObject).replyToEventId = first(e).id)],
+  ])('%s at %s', (code, path, edit, key) => {
     const failures = failuresOf(edit, key);
     expect(failures.length).toBeGreaterThan(0);
     for (const failure of failures) expect(failure.message).toBe(MESSAGES[failure.code]);
-    expect(failures.map((failure) => failure.code)).toContain(code);
+    expect(failures.map((failure) => [failure.code, failure.path])).toContainEqual([code, `/_meta/buzz/${path}`]);
   });
 
   test('event_id_mismatch, reached once the envelope and its attestation hold', () => {

@@ -35,7 +35,7 @@ describe('array length pre-check', () => {
     ]);
   });
 
-  test.each([null, 'envelope', 1, [], { channel: null }, { channel: 'x', events: 'y' }])(
+  test.each([undefined, null, 'envelope', 1, [], { channel: null }, { channel: 'x', events: 'y' }])(
     'a non-envelope %j is invalid_envelope, never a throw',
     (value) => {
       const verdict = verify(value);
