@@ -163,7 +163,13 @@ export async function runAcpBench(): Promise<void> {
     }
     // dist/ bundles the command into dist/cli/bin.js, which runs on import: time the same code from src.
     const { main } = await import('../src/cli/main.js');
-    const io = { writeOut: () => undefined, writeErr: () => undefined, openStdin: () => null, env: {} };
+    const io = {
+      writeOut: () => undefined,
+      writeErr: () => undefined,
+      openStdin: () => null,
+      env: {},
+      relayStdio: () => ({ stdin: process.stdin, stdout: process.stdout, agentStderr: 'inherit' as const }),
+    };
     await main(['inspect', '--json', file], io); // warm-up
     const inProcess: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -9,6 +9,7 @@ import { CliError, EXIT } from './cli-error.js';
 import { type CommandOutput, inspect, verify } from './inspect.js';
 import { agentKey } from './agent-key.js';
 import type { ProxyCommandOptions } from './proxy-command.js';
+import type { ProxyIo } from '../proxy/run.js';
 import { readBounded, readFileBounded } from './read-input.js';
 
 const version = (
@@ -24,6 +25,9 @@ interface Outcome {
   readonly exitCode: number;
 }
 
+/** The byte streams `proxy` relays, and where its agent's stderr goes (see `ProxyIo`). */
+type ProxyStdio = Omit<ProxyIo, 'writeErr'>;
+
 /** Where the command reads and writes; tests pass their own. */
 interface CliIo {
   /** Writes to stdout (text, or UTF-8 bytes). */
@@ -34,6 +38,11 @@ interface CliIo {
   readonly openStdin: () => AsyncIterable<Uint8Array> | null;
   /** Environment variables (`BUZZ_AGENT_NPUB`, or its old name `BUZZ_AGENT_PUBKEY`). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Stdin and stdout as byte streams, for `proxy`, which relays them (with backpressure) for as long as it runs,
+   * and where its agent's stderr goes.
+   */
+  readonly relayStdio: () => ProxyStdio;
 }
 
 /** The real process's stdio and environment. */
@@ -42,6 +51,7 @@ const processIo: CliIo = {
   writeErr: (text) => process.stderr.write(text),
   openStdin: () => (process.stdin.isTTY ? null : process.stdin),
   env: process.env,
+  relayStdio: () => ({ stdin: process.stdin, stdout: process.stdout, agentStderr: 'inherit' }),
 };
 
 /** The whole input, read with a bound (read-input.ts). */
@@ -184,7 +194,10 @@ function addProxyCommand(cli: Command, io: CliIo, out: (outcome: Outcome | Comma
     )
     .action(async (agent: string[], options: ProxyCommandOptions) => {
       const { proxyCommand } = await import('./proxy-command.js');
-      const exitCode = await proxyCommand(agent, options, agentKey(options.agentPubkey, io.env));
+      const exitCode = await proxyCommand(agent, options, agentKey(options.agentPubkey, io.env), {
+        ...io.relayStdio(),
+        writeErr: io.writeErr,
+      });
       out({ stdout: [], exitCode });
     });
 }

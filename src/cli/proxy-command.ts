@@ -9,7 +9,7 @@ import type { BuzzLimits } from '../limits.js';
 import type { Trust } from '../context.js';
 import { createMemoryStore } from '../dedup/memory-store.js';
 import type { LogLevel } from '../proxy/log.js';
-import { type ProxyOptions, runProxy } from '../proxy/run.js';
+import { type ProxyIo, type ProxyOptions, runProxy } from '../proxy/run.js';
 import type { GivenKey } from './agent-key.js';
 import { CliError } from './cli-error.js';
 
@@ -91,11 +91,12 @@ async function storeOf(spec: string | undefined, prefix: string | undefined): Pr
   };
 }
 
-/** Checks the options, runs the proxy on this process's stdio, returns the agent's exit code. */
+/** Checks the options, runs the proxy on `io` (the process's stdio), returns the agent's exit code. */
 export async function proxyCommand(
   agent: readonly string[],
   options: ProxyCommandOptions,
   key: GivenKey | undefined,
+  io: ProxyIo,
 ): Promise<number> {
   const [command, ...args] = agent;
   if (command === undefined || command === '') throw new CliError('proxy needs the agent command after --');
@@ -126,14 +127,7 @@ export async function proxyCommand(
   const store = passThrough ? undefined : await storeOf(options.dedup, options.dedupPrefix);
   const dedup = store === undefined ? undefined : { ...store, failClosed: options.dedupFailClosed === true };
   try {
-    return await runProxy(
-      { ...base, dedup },
-      {
-        stdin: process.stdin,
-        stdout: process.stdout,
-        writeErr: (text) => process.stderr.write(text),
-      },
-    );
+    return await runProxy({ ...base, dedup }, io);
   } catch (error) {
     await dedup?.close?.().catch(() => undefined);
     // The reader refuses bad options (a key that is no npub, bad limits) before the agent starts.

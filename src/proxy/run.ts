@@ -48,10 +48,12 @@ export interface ProxyOptions {
 }
 
 /** The proxy's own stdio (the process's, or a test's). */
-interface ProxyIo {
+export interface ProxyIo {
   readonly stdin: Readable;
   readonly stdout: Writable;
   readonly writeErr: (text: string) => void;
+  /** Where the agent's stderr goes: inherited (this process's own stderr), or each chunk to a function. */
+  readonly agentStderr: 'inherit' | ((chunk: Uint8Array) => void);
 }
 
 /** The signals passed on to the agent. */
@@ -116,7 +118,12 @@ export async function runProxy(options: ProxyOptions, io: ProxyIo): Promise<numb
     });
   }
 
-  const child = spawn(options.command, [...options.args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const { agentStderr } = io;
+  const child =
+    agentStderr === 'inherit'
+      ? spawn(options.command, [...options.args], { stdio: ['pipe', 'pipe', 'inherit'] })
+      : spawn(options.command, [...options.args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  if (agentStderr !== 'inherit') child.stderr?.on('data', agentStderr);
   const started = new Promise<{ code: number; why: string }>((resolve) => {
     child.once('error', (error) => {
       resolve(spawnFailure(error));

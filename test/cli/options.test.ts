@@ -5,6 +5,7 @@
  * unexpected failure prints instead of a stack trace.
  */
 import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -149,6 +150,7 @@ describe('an unexpected failure', () => {
           throw thrown;
         },
         env: {},
+        relayStdio: () => ({ stdin: new PassThrough(), stdout: new PassThrough(), agentStderr: 'inherit' }),
       });
       expect({ code, stdout, stderr }).toEqual({
         code: 2,

@@ -2,7 +2,7 @@
  * Runs the `buzz-meta` command in process (the same `main` the bin calls) with captured
  * stdout/stderr, a given stdin and environment.
  */
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { main } from '../../src/cli/main.js';
 
 /** What one run printed and returned. */
@@ -26,6 +26,7 @@ export async function runCli(
     writeErr: (text) => (stderr += text),
     openStdin: () => (stdin === null ? null : Readable.from([typeof stdin === 'string' ? Buffer.from(stdin) : stdin])),
     env,
+    relayStdio: () => ({ stdin: new PassThrough(), stdout: new PassThrough(), agentStderr: 'inherit' }),
   });
   return { code, stdout, stderr };
 }

@@ -10,7 +10,7 @@ import { AGENT, OWNER, STRANGER, signEventFixed } from '../support/keys.js';
 import { CHANNEL_ID, T0, envelopeOf, jsonCopy, sampleEnvelope } from '../envelope/sample.js';
 import { ENGINEERING, chat } from '../legacy/fixtures.js';
 import { eventSection } from '../legacy/render.js';
-import { startProxied, type Proxied } from '../proxy/support/proxied.js';
+import { spawnProxied, type Proxied } from '../proxy/support/proxied.js';
 
 const example = (name: string): string => fileURLToPath(new URL(`../../examples/proxy/${name}`, import.meta.url));
 
@@ -23,7 +23,7 @@ function said(content: string, author = OWNER): Record<string, unknown> {
 describe('examples/proxy/memory_agent.py behind the proxy', () => {
   let proxied: Proxied;
   beforeAll(async () => {
-    proxied = await startProxied(['--agent-pubkey', AGENT.npub], ['python3', example('memory_agent.py')]);
+    proxied = await spawnProxied(['--agent-pubkey', AGENT.npub], ['python3', example('memory_agent.py')]);
   }, 30_000);
   afterAll(async () => {
     expect(await proxied.stop()).toBe(0);
@@ -67,7 +67,7 @@ describe('examples/proxy/memory_agent.py behind the proxy', () => {
 });
 
 test('examples/proxy/node-agent.mjs behind the proxy greets the proven sender', async () => {
-  const proxied = await startProxied(['--agent-pubkey', AGENT.npub], ['node', example('node-agent.mjs')]);
+  const proxied = await spawnProxied(['--agent-pubkey', AGENT.npub], ['node', example('node-agent.mjs')]);
   const response = await proxied.prompt('hi', { buzz: jsonCopy(sampleEnvelope()) });
   expect(proxied.chunks).toEqual([
     `Hello buzz:pubkey:${OWNER.pubkey} in buzz:channel:${CHANNEL_ID} (trust: verified, 2 event(s))`,

@@ -6,9 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { BIN, startProxied } from './support/proxied.js';
+import { BIN, spawnProxied, startProxied } from './support/proxied.js';
 
 describe('buzz-meta proxy lifecycle', () => {
   test('the host closing its side ends the agent, then the proxy, with code 0', async () => {
@@ -18,7 +19,7 @@ describe('buzz-meta proxy lifecycle', () => {
   }, 30_000);
 
   test('SIGTERM to the proxy reaches the agent; the proxy exits with 128 + 15', async () => {
-    const proxied = await startProxied([]);
+    const proxied = await spawnProxied([]);
     proxied.signal('SIGTERM');
     expect(await proxied.exited).toBe(143);
     expect(proxied.stderr()).toBe('buzz-meta proxy: the agent was ended by SIGTERM\n');
@@ -55,6 +56,7 @@ describe('buzz-meta proxy lifecycle', () => {
       writeErr: (text) => (stderr += text),
       openStdin: () => null,
       env: {},
+      relayStdio: () => ({ stdin: new PassThrough(), stdout: new PassThrough(), agentStderr: 'inherit' }),
     });
     expect(code).toBe(2);
     expect(stdout).toBe('');

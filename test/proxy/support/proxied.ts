@@ -1,11 +1,16 @@
 /**
- * An agent behind `buzz-meta proxy` (the built command, `dist/cli/bin.js`: run `npm run build`
- * first), with the real ACP SDK client as the host, connected over the proxy's stdio as Buzz
- * would be. The host answers permission requests with the first option and file reads with a
- * fixed text, and keeps every message chunk the agent streams.
+ * An agent behind `buzz-meta proxy`, with the real ACP SDK client as the host, connected over the
+ * proxy's stdio as Buzz would be. The host answers permission requests with the first option and
+ * file reads with a fixed text, and keeps every message chunk the agent streams.
+ *
+ * {@link startProxied} runs the command's own `main` in this process, so coverage sees the relay
+ * (the agent's stderr is copied into what `stderr()` returns, as the command's inherits it);
+ * {@link spawnProxied} runs the built command (`dist/cli/bin.js`: run `npm run build` first) in a
+ * process of its own, for what only a process has: signals, an exit code, the shipped build.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
   client,
@@ -14,8 +19,10 @@ import {
   PROTOCOL_VERSION,
   type PromptRequest,
   type PromptResponse,
+  type Stream,
 } from '@agentclientprotocol/sdk';
-import { childStream } from '../../../src/acp/index.js';
+import { childStream, nodeStream } from '../../../src/acp/index.js';
+import { main } from '../../../src/cli/main.js';
 
 /** The built command. */
 export const BIN = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
@@ -38,32 +45,48 @@ export interface Proxied {
   stderr(): string;
   /** Resolves once stderr has `text` in it. */
   stderrHas(text: string): Promise<void>;
-  /** Sends `signal` to the proxy process. */
-  signal(signal: NodeJS.Signals): void;
-  /** Resolves with the proxy's exit code once it exited. */
+  /** Resolves with the proxy's exit code once it ended. */
   readonly exited: Promise<number | null>;
   /** Ends the host's side (the proxy's stdin) and waits for the exit code. */
   stop(): Promise<number | null>;
 }
 
-/** Starts `buzz-meta proxy <proxyArgs> -- <agent>`, initializes, and opens one session. */
-export async function startProxied(
-  proxyArgs: readonly string[],
-  agent: readonly string[] = FIXTURE_AGENT,
-  env: Readonly<Record<string, string>> = {},
+/** A proxy in a process of its own. */
+export interface SpawnedProxy extends Proxied {
+  /** Sends `signal` to the proxy process. */
+  signal(signal: NodeJS.Signals): void;
+}
+
+/** The stderr text seen so far, and waiters for text still to come. */
+class StderrText {
+  text = '';
+  readonly #waiting = new Set<() => void>();
+
+  add(text: string): void {
+    this.text += text;
+    for (const check of this.#waiting) check();
+  }
+
+  has(text: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (!this.text.includes(text)) return;
+        this.#waiting.delete(check);
+        resolve();
+      };
+      this.#waiting.add(check);
+      check();
+    });
+  }
+}
+
+/** Connects the test host over `stream`, initializes, opens one session. */
+async function connectHost(
+  stream: Stream,
+  stderr: StderrText,
+  exited: Promise<number | null>,
+  endInput: () => void,
 ): Promise<Proxied> {
-  const child = spawn(process.execPath, [BIN, 'proxy', ...proxyArgs, '--', ...agent], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  const waiting = new Set<() => void>();
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-    for (const check of waiting) check();
-  });
-  // 'close', not 'exit': by then everything the proxy wrote to stderr has been read.
-  const exited = once(child, 'close').then(([code]) => code as number | null);
   const chunks: string[] = [];
   const connection = client({ name: 'buzz-meta-proxy-test-host' })
     .onNotification(methods.client.session.update, ({ params }) => {
@@ -76,7 +99,7 @@ export async function startProxied(
       outcome: { outcome: 'selected', optionId: params.options[0]?.optionId ?? 'none' },
     }))
     .onRequest(methods.client.fs.readTextFile, () => ({ content: FILE_TEXT }))
-    .connect(childStream(child));
+    .connect(stream);
   await connection.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
   const { sessionId } = await connection.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
   return {
@@ -91,24 +114,61 @@ export async function startProxied(
       return connection.agent.request(methods.agent.session.prompt, params);
     },
     chunks,
-    stderr: () => stderr,
-    stderrHas: (text) =>
-      new Promise<void>((resolve) => {
-        const check = (): void => {
-          if (!stderr.includes(text)) return;
-          waiting.delete(check);
-          resolve();
-        };
-        waiting.add(check);
-        check();
-      }),
-    signal: (signal) => child.kill(signal),
+    stderr: () => stderr.text,
+    stderrHas: (text) => stderr.has(text),
     exited,
     async stop() {
-      child.stdin.end();
+      endInput();
       const code = await exited;
       connection.close();
       return code;
     },
   };
+}
+
+/** Runs `buzz-meta proxy <proxyArgs> -- <agent>` in this process (its `main`, `env` as its environment). */
+export async function startProxied(
+  proxyArgs: readonly string[],
+  agent: readonly string[] = FIXTURE_AGENT,
+  env: Readonly<Record<string, string>> = {},
+): Promise<Proxied> {
+  const toProxy = new PassThrough();
+  const fromProxy = new PassThrough();
+  const stderr = new StderrText();
+  const exited = main(['proxy', ...proxyArgs, '--', ...agent], {
+    writeOut: (text) => fromProxy.write(text),
+    writeErr: (text) => {
+      stderr.add(text);
+    },
+    openStdin: () => null,
+    env,
+    relayStdio: () => ({
+      stdin: toProxy,
+      stdout: fromProxy,
+      agentStderr: (chunk) => {
+        stderr.add(Buffer.from(chunk).toString('utf8'));
+      },
+    }),
+  });
+  return connectHost(nodeStream(toProxy, fromProxy), stderr, exited, () => toProxy.end());
+}
+
+/** Starts the built `buzz-meta proxy <proxyArgs> -- <agent>` as a child process. */
+export async function spawnProxied(
+  proxyArgs: readonly string[],
+  agent: readonly string[] = FIXTURE_AGENT,
+  env: Readonly<Record<string, string>> = {},
+): Promise<SpawnedProxy> {
+  const child = spawn(process.execPath, [BIN, 'proxy', ...proxyArgs, '--', ...agent], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stderr = new StderrText();
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr.add(text);
+  });
+  // 'close', not 'exit': by then everything the proxy wrote to stderr has been read.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
+  const proxied = await connectHost(childStream(child), stderr, exited, () => child.stdin.end());
+  return { ...proxied, signal: (signal) => child.kill(signal) };
 }
