@@ -40,7 +40,7 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
   let counter = 0;
   const nextToken = (): string => tokenPrefix + String(counter++);
   return {
-    claim: async (context, claimOptions) => claimEvents(calls, context, claimOptions, nextToken),
+    claim: (context, claimOptions) => claimEvents(calls, context, claimOptions, nextToken),
   };
 }
 
@@ -94,7 +94,7 @@ async function askStore(calls: StoreCalls, request: DedupClaimRequest): Promise<
     let answers: readonly DedupClaimAnswer[];
     try {
       if (ids.length === 0) answers = [];
-      else answers = await calls.deadline.bound((sent = calls.store.claim(request)));
+      else answers = await calls.bound((sent = calls.store.claim(request)));
     } catch (cause) {
       if (cause instanceof StoreDeadlineError) late = sent;
       throw cause;

@@ -283,6 +283,18 @@ class MemoryEntries {
   }
 }
 
+/** Each memory store's own methods, to tell it from a wrapped or patched one. */
+const ownMethods = new WeakMap<DedupStore, DedupStore>();
+
+/**
+ * Whether `store` is a memory store whose methods are still its own: then every call it makes has
+ * settled (or thrown) by the time it returns.
+ */
+export function answersAtOnce(store: DedupStore): boolean {
+  const own = ownMethods.get(store);
+  return own !== undefined && store.claim === own.claim && store.commit === own.commit && store.release === own.release;
+}
+
 /**
  * Creates an in-memory {@link DedupStore}. Handled marks are stored as their expiry time only
  * (a number) under the event key string the context already holds, so a remembered id costs
@@ -305,7 +317,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const epoch = clock();
   const now = (): number => Math.ceil(clock() - epoch);
   const entries = new MemoryEntries(maxEntries);
-  return {
+  const store: MemoryStore = {
     get size(): number {
       return entries.size;
     },
@@ -323,4 +335,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return Promise.resolve();
     },
   };
+  ownMethods.set(store, { claim: store.claim, commit: store.commit, release: store.release });
+  return store;
 }
