@@ -157,8 +157,8 @@ class MemoryEntries {
         result.push(typeof entry === 'number' ? 'handled' : 'held');
         continue;
       }
-      // Looked up again: an expired entry just removed may have emptied (and so dropped) the bucket.
-      const bucket = this.#bucketFor(scope);
+      // An expired entry just removed may have emptied the bucket, and so dropped it: then a new one.
+      const bucket = found !== undefined && found.entries.size > 0 ? found : this.#bucketFor(scope);
       const lease: Lease = { token, expiresAt, bucket, key: id, held: true };
       bucket.entries.set(id, lease);
       this.#leaseCount++;
@@ -172,10 +172,11 @@ class MemoryEntries {
   /** Marks each id handled where it holds nothing, this claim's lease (live or lapsed), or an expired entry. */
   commit(scope: string, ids: readonly string[], token: string, expiresAt: number, at: number): void {
     for (const id of ids) {
-      const held = this.#scopes.get(scope)?.entries.get(id);
+      const bucket = this.#scopes.get(scope);
+      const held = bucket?.entries.get(id);
       // Otherwise another claim's live lease, or a live handled mark: not ours to overwrite.
       if (held === undefined || isLeaseOf(held, token) || expiryOf(held) <= at) {
-        this.#mark(scope, id, held, expiresAt, at);
+        this.#mark(bucket ?? this.#bucketFor(scope), id, held, expiresAt, at);
       }
     }
   }
@@ -245,9 +246,8 @@ class MemoryEntries {
     if (this.#leases.isSparse(this.#leaseCount)) this.#leases.keepOnly((i) => this.#leases.at(i)?.held === true);
   }
 
-  /** Writes a handled mark over what `key` holds (nothing, our lease, or an expired entry). */
-  #mark(scope: string, key: string, held: Entry | undefined, expiresAt: number, at: number): void {
-    const bucket = this.#bucketFor(scope);
+  /** Writes a handled mark over what `key` holds in `bucket` (nothing, our lease, or an expired entry). */
+  #mark(bucket: Bucket, key: string, held: Entry | undefined, expiresAt: number, at: number): void {
     if (held !== undefined) this.#forget(held);
     this.#markCount++;
     bucket.entries.set(key, expiresAt);
