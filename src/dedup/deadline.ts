@@ -62,6 +62,7 @@ export function createDeadline(timeoutMs: number): Deadline {
           },
           (error: unknown) => {
             pending.delete(call);
+            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the store's reason, as it was
             reject(error);
           },
         );

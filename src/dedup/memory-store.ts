@@ -292,7 +292,8 @@ const ownMethods = new WeakMap<DedupStore, DedupStore>();
  */
 export function answersAtOnce(store: DedupStore): boolean {
   const own = ownMethods.get(store);
-  return own !== undefined && store.claim === own.claim && store.commit === own.commit && store.release === own.release;
+  if (own === undefined) return false;
+  return store.claim === own.claim && store.commit === own.commit && store.release === own.release;
 }
 
 /**
@@ -335,6 +336,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return Promise.resolve();
     },
   };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to compare, never called
   ownMethods.set(store, { claim: store.claim, commit: store.commit, release: store.release });
   return store;
 }

@@ -146,7 +146,8 @@ export class StoreCalls {
     try {
       sent = run();
     } catch (cause) {
-      return Promise.reject(cause as Error);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the store threw, as it was
+      return Promise.reject(cause);
     }
     return this.bound(sent);
   }
