@@ -46,17 +46,27 @@ export function createDeadline(timeoutMs: number): Deadline {
 
   return {
     bound<T>(promise: Promise<T>): Promise<T> {
-      let call!: Pending;
-      const timeout = new Promise<never>((_, reject) => {
-        call = { due: performance.now() + timeoutMs, reject };
+      // One promise settled by whichever comes first, the answer or the ticker: no race, no finally.
+      return new Promise<T>((resolve, reject) => {
+        const call: Pending = { due: performance.now() + timeoutMs, reject };
+        pending.add(call);
+        if (ticker === undefined) {
+          ticker = setInterval(tick, tickMs);
+          // A pending store call must not keep the process alive on its own.
+          ticker.unref();
+        }
+        Promise.resolve(promise).then(
+          (value) => {
+            pending.delete(call);
+            resolve(value);
+          },
+          (error: unknown) => {
+            pending.delete(call);
+            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the store's reason, as it was
+            reject(error);
+          },
+        );
       });
-      pending.add(call);
-      if (ticker === undefined) {
-        ticker = setInterval(tick, tickMs);
-        // A pending store call must not keep the process alive on its own.
-        ticker.unref();
-      }
-      return Promise.race([promise, timeout]).finally(() => pending.delete(call));
     },
   };
 }

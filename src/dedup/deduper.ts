@@ -40,7 +40,7 @@ export function createDeduper(options: DeduperOptions = {}): Deduper {
   let counter = 0;
   const nextToken = (): string => tokenPrefix + String(counter++);
   return {
-    claim: async (context, claimOptions) => claimEvents(calls, context, claimOptions, nextToken),
+    claim: (context, claimOptions) => claimEvents(calls, context, claimOptions, nextToken),
   };
 }
 
@@ -57,7 +57,20 @@ async function claimEvents<C extends BuzzContext>(
   const cancelled: readonly BuzzEvent[] = context.cancelledEvents;
   const { ids, slots } = claimKeys(channelId, events, cancelled);
   const token = nextToken();
-  const { answers, storeError, late } = await askStore(calls, { scope, ids, token, leaseMs: calls.leaseMs });
+  const request: DedupClaimRequest = { scope, ids, token, leaseMs: calls.leaseMs };
+  // The store asked here, not in a helper of its own: one async step less per claim.
+  let sent: Promise<readonly DedupClaimAnswer[]> | undefined;
+  let answers: readonly DedupClaimAnswer[];
+  let failed: FailedClaim | undefined;
+  try {
+    answers = ids.length === 0 ? [] : await calls.bound((sent = calls.store.claim(request)));
+    if (answers.length !== ids.length) throw new TypeError('the store answered for a different number of keys');
+  } catch (cause) {
+    failed = failedClaim(calls, request, cause, cause instanceof StoreDeadlineError ? sent : undefined);
+    answers = failed.answers;
+  }
+  const storeError = failed?.storeError;
+  const late = failed?.late;
   const sorted = sortByAnswer(events, cancelled, slots, answers);
   const taken = takenIds(ids, answers, sorted.fresh, sorted.carried);
   const pending = taken.length === 0 ? undefined : { scope, ids: taken, token };
@@ -74,46 +87,37 @@ async function claimEvents<C extends BuzzContext>(
   return claim;
 }
 
-/** What the store said about each key of a claim, and how it failed, if it did. */
-interface StoreAnswers {
+/** What a failed claim goes on with under fail-open: every key granted, the failure, and the late claim. */
+interface FailedClaim {
   readonly answers: readonly DedupClaimAnswer[];
-  readonly storeError?: BuzzMetaError | undefined;
+  readonly storeError: BuzzMetaError;
   /** The store's own promise of a claim that missed its deadline: the claim may still land. */
-  readonly late?: Promise<unknown> | undefined;
+  readonly late: Promise<unknown> | undefined;
 }
 
 /**
- * Asks the store to claim `request.ids`. A failed claim is reported; under fail-closed it rejects
- * (after releasing what it may have leased), under fail-open every key counts as granted.
+ * A claim the store failed (`cause`; `late`, its promise when it missed the deadline): reported;
+ * under fail-closed it throws (after releasing what it may have leased), under fail-open every key
+ * counts as granted.
  */
-async function askStore(calls: StoreCalls, request: DedupClaimRequest): Promise<StoreAnswers> {
+function failedClaim(
+  calls: StoreCalls,
+  request: DedupClaimRequest,
+  cause: unknown,
+  late: Promise<unknown> | undefined,
+): FailedClaim {
   const { ids } = request;
-  let late: Promise<unknown> | undefined;
-  try {
-    let sent: Promise<readonly DedupClaimAnswer[]> | undefined;
-    let answers: readonly DedupClaimAnswer[];
-    try {
-      if (ids.length === 0) answers = [];
-      else answers = await calls.deadline.bound((sent = calls.store.claim(request)));
-    } catch (cause) {
-      if (cause instanceof StoreDeadlineError) late = sent;
-      throw cause;
-    }
-    if (answers.length !== ids.length) throw new TypeError('the store answered for a different number of keys');
-    return { answers };
-  } catch (cause) {
-    const storeError = storeFailure('claim', cause);
-    calls.report(storeError);
-    if (calls.failClosed) {
-      // Nobody will settle what this claim may have leased: release this token's keys now, and
-      // again once a claim that timed out has landed after all, so nobody waits for its leases.
-      const unlease = calls.release({ scope: request.scope, ids, token: request.token });
-      const release = () => void calls.cleanUp(unlease);
-      release();
-      late?.then(release, release);
-      throw storeError;
-    }
-    // Fail-open: act on everything (at-least-once); commit still records what was handled.
-    return { answers: new Array<DedupClaimAnswer>(ids.length).fill(true), storeError, late };
+  const storeError = storeFailure('claim', cause);
+  calls.report(storeError);
+  if (calls.failClosed) {
+    // Nobody will settle what this claim may have leased: release this token's keys now, and
+    // again once a claim that timed out has landed after all, so nobody waits for its leases.
+    const unlease = calls.release({ scope: request.scope, ids, token: request.token });
+    const release = () => void calls.cleanUp(unlease);
+    release();
+    late?.then(release, release);
+    throw storeError;
   }
+  // Fail-open: act on everything (at-least-once); commit still records what was handled.
+  return { answers: new Array<DedupClaimAnswer>(ids.length).fill(true), storeError, late };
 }

@@ -157,8 +157,8 @@ class MemoryEntries {
         result.push(typeof entry === 'number' ? 'handled' : 'held');
         continue;
       }
-      // Looked up again: an expired entry just removed may have emptied (and so dropped) the bucket.
-      const bucket = this.#bucketFor(scope);
+      // An expired entry just removed may have emptied the bucket, and so dropped it: then a new one.
+      const bucket = found !== undefined && found.entries.size > 0 ? found : this.#bucketFor(scope);
       const lease: Lease = { token, expiresAt, bucket, key: id, held: true };
       bucket.entries.set(id, lease);
       this.#leaseCount++;
@@ -172,10 +172,11 @@ class MemoryEntries {
   /** Marks each id handled where it holds nothing, this claim's lease (live or lapsed), or an expired entry. */
   commit(scope: string, ids: readonly string[], token: string, expiresAt: number, at: number): void {
     for (const id of ids) {
-      const held = this.#scopes.get(scope)?.entries.get(id);
+      const bucket = this.#scopes.get(scope);
+      const held = bucket?.entries.get(id);
       // Otherwise another claim's live lease, or a live handled mark: not ours to overwrite.
       if (held === undefined || isLeaseOf(held, token) || expiryOf(held) <= at) {
-        this.#mark(scope, id, held, expiresAt, at);
+        this.#mark(bucket ?? this.#bucketFor(scope), id, held, expiresAt, at);
       }
     }
   }
@@ -245,9 +246,8 @@ class MemoryEntries {
     if (this.#leases.isSparse(this.#leaseCount)) this.#leases.keepOnly((i) => this.#leases.at(i)?.held === true);
   }
 
-  /** Writes a handled mark over what `key` holds (nothing, our lease, or an expired entry). */
-  #mark(scope: string, key: string, held: Entry | undefined, expiresAt: number, at: number): void {
-    const bucket = this.#bucketFor(scope);
+  /** Writes a handled mark over what `key` holds in `bucket` (nothing, our lease, or an expired entry). */
+  #mark(bucket: Bucket, key: string, held: Entry | undefined, expiresAt: number, at: number): void {
     if (held !== undefined) this.#forget(held);
     this.#markCount++;
     bucket.entries.set(key, expiresAt);
@@ -283,6 +283,19 @@ class MemoryEntries {
   }
 }
 
+/** Each memory store's own methods, to tell it from a wrapped or patched one. */
+const ownMethods = new WeakMap<DedupStore, DedupStore>();
+
+/**
+ * Whether `store` is a memory store whose methods are still its own: then every call it makes has
+ * settled (or thrown) by the time it returns.
+ */
+export function answersAtOnce(store: DedupStore): boolean {
+  const own = ownMethods.get(store);
+  if (own === undefined) return false;
+  return store.claim === own.claim && store.commit === own.commit && store.release === own.release;
+}
+
 /**
  * Creates an in-memory {@link DedupStore}. Handled marks are stored as their expiry time only
  * (a number) under the event key string the context already holds, so a remembered id costs
@@ -305,7 +318,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const epoch = clock();
   const now = (): number => Math.ceil(clock() - epoch);
   const entries = new MemoryEntries(maxEntries);
-  return {
+  const store: MemoryStore = {
     get size(): number {
       return entries.size;
     },
@@ -323,4 +336,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       return Promise.resolve();
     },
   };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to compare, never called
+  ownMethods.set(store, { claim: store.claim, commit: store.commit, release: store.release });
+  return store;
 }

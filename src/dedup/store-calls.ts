@@ -4,7 +4,7 @@
  */
 import { BuzzMetaError } from '../errors.js';
 import { createDeadline, type Deadline } from './deadline.js';
-import { createMemoryStore } from './memory-store.js';
+import { answersAtOnce, createMemoryStore } from './memory-store.js';
 import type { DedupStore, DedupStoreRequest } from './types.js';
 
 /**
@@ -141,8 +141,23 @@ export class StoreCalls {
   }
 
   /** One store call under the deadline; a store that throws instead of rejecting rejects too. */
-  async call<T>(run: () => Promise<T>): Promise<T> {
-    return this.deadline.bound(run());
+  call<T>(run: () => Promise<T>): Promise<T> {
+    let sent: Promise<T>;
+    try {
+      sent = run();
+    } catch (cause) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the store threw, as it was
+      return Promise.reject(cause);
+    }
+    return this.bound(sent);
+  }
+
+  /**
+   * `answer` under the deadline, unless an untouched memory store gave it: that answer has settled
+   * already, and a settled answer is always read before the deadline's timer can run.
+   */
+  bound<T>(answer: Promise<T>): Promise<T> {
+    return answersAtOnce(this.store) ? answer : this.deadline.bound(answer);
   }
 
   /**
@@ -188,7 +203,9 @@ export class StoreCalls {
 
   /** The store call that commits `request` for `ttlMs`. */
   commit(request: DedupStoreRequest): () => Promise<void> {
-    return () => this.store.commit({ ...request, ttlMs: this.ttlMs });
+    const { scope, ids, token } = request;
+    const ttlMs = this.ttlMs;
+    return () => this.store.commit({ scope, ids, token, ttlMs });
   }
 
   /** The store call that releases `request`. */

@@ -32,6 +32,21 @@ describe('Queue (a memory store write order)', () => {
     expect(items(queue)).toEqual(Array.from({ length: 5000 }, (_, i) => 4000 + i));
   });
 
+  test('keeps order when it grows with its old end part-way along', () => {
+    const queue = filled(16);
+    for (let i = 0; i < 10; i++) queue.dropOldest();
+    for (let i = 16; i < 40; i++) queue.push(i);
+    expect(items(queue)).toEqual(Array.from({ length: 30 }, (_, i) => 10 + i));
+  });
+
+  test('dropping from an empty queue leaves it empty', () => {
+    const queue = filled(1);
+    queue.dropOldest();
+    queue.dropOldest();
+    queue.push(7);
+    expect(items(queue)).toEqual([7]);
+  });
+
   test('keepOnly keeps the accepted positions, in order', () => {
     const queue = filled(10);
     queue.dropOldest();
