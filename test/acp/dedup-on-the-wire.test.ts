@@ -14,6 +14,7 @@ import { createDeduper } from '../../src/dedup/deduper.js';
 import { createMemoryStore } from '../../src/dedup/memory-store.js';
 import type { DedupStore } from '../../src/dedup/types.js';
 import { CHANNEL_ID } from '../envelope/sample.js';
+import { delivery } from '../dedup/fixtures.js';
 
 const eventA = raceEvent('a', 1);
 
@@ -111,15 +112,7 @@ describe('errors on the wire: -32603 with the stable code and the outcome in dat
   test('events held by another turn: dedup_events_held, with how many', async () => {
     const store = createMemoryStore();
     // Another claim holds A and never settles within the wait.
-    await createDeduper({ store }).claim({
-      source: 'meta-draft',
-      trust: 'asserted',
-      channelId: CHANNEL_ID,
-      channelType: 'channel',
-      events: [eventA],
-      cancelledEvents: [],
-      diagnostics: [],
-    });
+    await createDeduper({ store }).claim(delivery([eventA], [], CHANNEL_ID));
     expect(await promptError({ deduper: createDeduper({ store }), heldWaitMs: 0, dedupNamespace: null })).toEqual(
       turnError(
         'events of this prompt are in flight in another turn that has not settled yet; retry the prompt later',

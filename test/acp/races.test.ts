@@ -17,6 +17,7 @@ import type { DedupStore } from '../../src/dedup/types.js';
 import { createBuzzReader } from '../../src/index.js';
 import { AGENT, OWNER } from '../support/keys.js';
 import { CHANNEL_ID } from '../envelope/sample.js';
+import { delivery } from '../dedup/fixtures.js';
 
 const eventA = raceEvent('a', 1);
 const eventB = raceEvent('b', 2);
@@ -282,17 +283,7 @@ describe('buzzHandlers: two agents on one store', () => {
 
   test('dedupNamespace: null shares the un-namespaced keys (the layout before namespaces)', async () => {
     const store = createMemoryStore();
-    await (
-      await createDeduper({ store }).claim({
-        source: 'meta-draft',
-        trust: 'asserted',
-        channelId: CHANNEL_ID,
-        channelType: 'channel',
-        events: [eventA],
-        cancelledEvents: [],
-        diagnostics: [],
-      })
-    ).commit();
+    await (await createDeduper({ store }).claim(delivery([eventA], [], CHANNEL_ID))).commit();
     const response = await withAgent(
       { deduper: createDeduper({ store }), dedupNamespace: null },
       () => ({ stopReason: 'end_turn' }),

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { type BuzzEnvelopeContext, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
 import { attestBuzzEnvelope, buildBuzzEnvelope, signEvent } from '../../src/host.js';
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
-import { CHANNEL_ID, promptParams, sampleEnvelope, sampleEvents } from './sample.js';
+import { CHANNEL_ID, promptParams, readEvent, sampleEnvelope, sampleEvents } from './sample.js';
 
 let envelope: ReturnType<typeof sampleEnvelope>;
 beforeEach(() => {
@@ -17,20 +17,12 @@ beforeEach(() => {
 function expectedContext(trust: 'verified' | 'asserted'): BuzzEnvelopeContext {
   const [first, second] = envelope.events;
   if (first === undefined || second === undefined) throw new Error('sample has two events');
-  const event = (e: typeof first) => ({
-    id: e.id,
-    sender: OWNER.pubkey,
-    kind: 9,
-    createdAt: e.created_at,
-    content: e.content,
-    tags: e.tags,
-  });
   return {
     source: 'envelope-v1',
     trust,
     channelId: CHANNEL_ID,
     channelType: 'dm',
-    events: [event(first), event(second)],
+    events: [readEvent(first), readEvent(second)],
     cancelledEvents: [],
     deliveryId: envelope.deliveryId,
     reply: { rootEventId: envelope.reply.rootEventId, parentEventId: first.id, replyToEventId: second.id },

@@ -96,3 +96,15 @@ export function promptParams(buzz: unknown): {
 export function jsonCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/** A sample event (kind 9, by the owner) as a context reads it. */
+export function readEvent(e: NostrEvent): {
+  id: string;
+  sender: string;
+  kind: number;
+  createdAt: number;
+  content: string;
+  tags: readonly (readonly string[])[];
+} {
+  return { id: e.id, sender: OWNER.pubkey, kind: 9, createdAt: e.created_at, content: e.content, tags: e.tags };
+}

@@ -10,7 +10,7 @@ import { type BuzzContext, channelKey, readBuzzContext, senderKey, threadKey } f
 import { buzzContextJson } from '../../src/proxy/context-json.js';
 import { buzzContextSchema } from '../../src/proxy/context-schema.js';
 import { AGENT, OWNER, STRANGER } from '../support/keys.js';
-import { CHANNEL_ID, jobEnvelope, jsonCopy, sampleEnvelope, sampleEvents } from '../envelope/sample.js';
+import { CHANNEL_ID, jobEnvelope, jsonCopy, readEvent, sampleEnvelope, sampleEvents } from '../envelope/sample.js';
 import { validate } from '../schema/json-schema-lite.js';
 import { PR4751_DRAFTS, PR7063_DRAFTS, VALID_DRAFTS } from '../draft/cases.js';
 import { ENGINEERING, chat } from '../legacy/fixtures.js';
@@ -53,16 +53,7 @@ describe('buzzContextJson', () => {
     const [first, second] = sampleEvents();
     const context = read({ _meta: { buzz: jsonCopy(sampleEnvelope()) } }, AGENT.npub);
     const json = buzzContextJson(turnOf(context, 'muxi'), { prefix: 'muxi', dedup: false, diagnostics: ['note'] });
-    const event = (e: typeof first) => ({
-      id: e.id,
-      sender: OWNER.pubkey,
-      kind: 9,
-      createdAt: e.created_at,
-      content: e.content,
-      tags: e.tags,
-      senderLabel: null,
-      fresh: true,
-    });
+    const event = (e: typeof first) => ({ ...readEvent(e), senderLabel: null, fresh: true });
     expect(json).toEqual({
       version: 1,
       source: 'envelope-v1',

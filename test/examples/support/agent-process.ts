@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import {
-  client,
   type ClientContext,
   methods,
   PROTOCOL_VERSION,
@@ -15,6 +14,7 @@ import {
   type PromptResponse,
 } from '@agentclientprotocol/sdk';
 import { childStream } from '../../../src/acp/index.js';
+import { chunkKeepingClient, StderrText } from '../../support/acp-host.js';
 
 /** A running example agent and a connected host. */
 export interface AgentProcess {
@@ -47,22 +47,13 @@ export async function startAgentProcess(script: string, env: Readonly<Record<str
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stderr = '';
-  const waiting = new Set<() => void>();
+  const stderr = new StderrText();
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-    for (const check of waiting) check();
+    stderr.add(text);
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const chunks: string[] = [];
-  const connection = client({ name: 'buzz-meta-example-test-host' })
-    .onNotification(methods.client.session.update, ({ params }) => {
-      const update = params.update;
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
-        chunks.push(update.content.text);
-      }
-    })
-    .connect(childStream(child));
+  const connection = chunkKeepingClient('buzz-meta-example-test-host', chunks).connect(childStream(child));
   await connection.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION });
   const { sessionId } = await connection.agent.request(methods.agent.session.new, { cwd: '/', mcpServers: [] });
   return {
@@ -77,17 +68,8 @@ export async function startAgentProcess(script: string, env: Readonly<Record<str
       return { response, text: chunks.join('') };
     },
     cancel: () => connection.agent.notify(methods.agent.session.cancel, { sessionId }),
-    stderr: () => stderr,
-    stderrHas: (text, count = 1) =>
-      new Promise<void>((resolve) => {
-        const check = (): void => {
-          if (stderr.split(text).length - 1 < count) return;
-          waiting.delete(check);
-          resolve();
-        };
-        waiting.add(check);
-        check();
-      }),
+    stderr: () => stderr.text,
+    stderrHas: (text, count) => stderr.has(text, count),
     host: connection.agent,
     sessionId,
     signal: (signal) => child.kill(signal),

@@ -13,7 +13,6 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import {
-  client,
   type ClientContext,
   methods,
   PROTOCOL_VERSION,
@@ -23,6 +22,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { childStream, nodeStream } from '../../../src/acp/index.js';
 import { main } from '../../../src/cli/main.js';
+import { chunkKeepingClient, StderrText } from '../../support/acp-host.js';
 
 /** The built command. */
 export const BIN = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
@@ -57,29 +57,6 @@ export interface SpawnedProxy extends Proxied {
   signal(signal: NodeJS.Signals): void;
 }
 
-/** The stderr text seen so far, and waiters for text still to come. */
-class StderrText {
-  text = '';
-  readonly #waiting = new Set<() => void>();
-
-  add(text: string): void {
-    this.text += text;
-    for (const check of this.#waiting) check();
-  }
-
-  has(text: string): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const check = (): void => {
-        if (!this.text.includes(text)) return;
-        this.#waiting.delete(check);
-        resolve();
-      };
-      this.#waiting.add(check);
-      check();
-    });
-  }
-}
-
 /** Connects the test host over `stream`, initializes, opens one session. */
 async function connectHost(
   stream: Stream,
@@ -88,13 +65,7 @@ async function connectHost(
   endInput: () => void,
 ): Promise<Proxied> {
   const chunks: string[] = [];
-  const connection = client({ name: 'buzz-meta-proxy-test-host' })
-    .onNotification(methods.client.session.update, ({ params }) => {
-      const update = params.update;
-      if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text') {
-        chunks.push(update.content.text);
-      }
-    })
+  const connection = chunkKeepingClient('buzz-meta-proxy-test-host', chunks)
     .onRequest(methods.client.session.requestPermission, ({ params }) => ({
       outcome: { outcome: 'selected', optionId: params.options[0]?.optionId ?? 'none' },
     }))
