@@ -2,6 +2,7 @@
  * What the tests' ACP hosts share: the text an agent process (or a proxy) wrote to stderr, with a
  * way to wait for a line, and an SDK client that keeps every message chunk the agent streams.
  */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { client, methods } from '@agentclientprotocol/sdk';
 
 /** The stderr text seen so far, and waiters for text still to come. */
@@ -36,4 +37,20 @@ export function chunkKeepingClient(name: string, chunks: string[]): ReturnType<t
       chunks.push(update.content.text);
     }
   });
+}
+
+/** Runs `node <args>` with `env` added to this process's, stdio piped; what it writes to stderr is collected. */
+export function spawnNode(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+): { readonly child: ChildProcessWithoutNullStreams; readonly stderr: StderrText } {
+  const child = spawn(process.execPath, [...args], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stderr = new StderrText();
+  child.stderr.setEncoding('utf8').on('data', (text: string) => {
+    stderr.add(text);
+  });
+  return { child, stderr };
 }

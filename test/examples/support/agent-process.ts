@@ -3,7 +3,6 @@
  * fixture agent) and connects the real ACP SDK client to it over stdio, as Buzz would: one
  * process per test file, shared by its tests.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import {
@@ -14,7 +13,7 @@ import {
   type PromptResponse,
 } from '@agentclientprotocol/sdk';
 import { childStream } from '../../../src/acp/index.js';
-import { chunkKeepingClient, StderrText } from '../../support/acp-host.js';
+import { chunkKeepingClient, spawnNode } from '../../support/acp-host.js';
 
 /** A running example agent and a connected host. */
 export interface AgentProcess {
@@ -43,14 +42,7 @@ export function startExample(name: string, env: Readonly<Record<string, string>>
 
 /** Spawns the agent `script` with `env` added, initializes, and opens one session. */
 export async function startAgentProcess(script: string, env: Readonly<Record<string, string>>): Promise<AgentProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const stderr = new StderrText();
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr.add(text);
-  });
+  const { child, stderr } = spawnNode(['--import', 'tsx', script], env);
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const chunks: string[] = [];
   const connection = chunkKeepingClient('buzz-meta-example-test-host', chunks).connect(childStream(child));

@@ -8,7 +8,6 @@
  * {@link spawnProxied} runs the built command (`dist/cli/bin.js`: run `npm run build` first) in a
  * process of its own, for what only a process has: signals, an exit code, the shipped build.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +21,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { childStream, nodeStream } from '../../../src/acp/index.js';
 import { main } from '../../../src/cli/main.js';
-import { chunkKeepingClient, StderrText } from '../../support/acp-host.js';
+import { chunkKeepingClient, spawnNode, StderrText } from '../../support/acp-host.js';
 
 /** The built command. */
 export const BIN = fileURLToPath(new URL('../../../dist/cli/bin.js', import.meta.url));
@@ -130,14 +129,7 @@ export async function spawnProxied(
   agent: readonly string[] = FIXTURE_AGENT,
   env: Readonly<Record<string, string>> = {},
 ): Promise<SpawnedProxy> {
-  const child = spawn(process.execPath, [BIN, 'proxy', ...proxyArgs, '--', ...agent], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const stderr = new StderrText();
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr.add(text);
-  });
+  const { child, stderr } = spawnNode([BIN, 'proxy', ...proxyArgs, '--', ...agent], env);
   // 'close', not 'exit': by then everything the proxy wrote to stderr has been read.
   const exited = once(child, 'close').then(([code]) => code as number | null);
   const proxied = await connectHost(childStream(child), stderr, exited, () => child.stdin.end());
