@@ -5,11 +5,11 @@
  * goes on; an agent exiting mid-prompt is an error to the host and the proxy's exit code. A raw
  * host and a raw agent check that everything else passes byte for byte, both ways.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, FILE_TEXT, startProxied, type Proxied } from './support/proxied.js';
+import { main } from '../../src/cli/main.js';
+import { FILE_TEXT, startProxied, type Proxied } from './support/proxied.js';
 
 describe('buzz-meta proxy relays', () => {
   let proxied: Proxied;
@@ -86,19 +86,24 @@ test('everything but session/prompt passes byte for byte, ids and all, both ways
     'const rl = require("node:readline").createInterface({ input: process.stdin });' +
     'process.stdout.write(\'{ "jsonrpc" : "2.0", "method" : "x/hello", "params" : { "n" : 1.50, "s" : "\\\\u00e9" } }\\n\');' +
     'rl.on("line", (line) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "x/echo", params: { line } }) + "\\n"));';
-  const child = spawn(process.execPath, [BIN, 'proxy', '--', process.execPath, '-e', agent], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
   let out = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+  stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   const sent = [
     '{"jsonrpc":"2.0","id":"a-1","method":"session/new","params":{"cwd":"/","mcpServers":[],"n":1.0,"e":1e2}}',
     '{ "jsonrpc":"2.0", "id":7, "result":{"outcome":{"outcome":"cancelled"}} }',
     '{"jsonrpc":"2.0","method":"x/note","params":{"s":"\\u00e9\\ud83d\\ude00","dup":1,"dup":2}}',
   ];
-  child.stdin.write(sent.map((line) => `${line}\n`).join(''));
-  child.stdin.end();
-  expect((await once(child, 'close'))[0]).toBe(0);
+  stdin.end(sent.map((line) => `${line}\n`).join(''));
+  const code = await main(['proxy', '--', process.execPath, '-e', agent], {
+    writeOut: () => undefined,
+    writeErr: () => undefined,
+    openStdin: () => null,
+    env: {},
+    relayStdio: () => ({ stdin, stdout, agentStderr: 'inherit' }),
+  });
+  expect(code).toBe(0);
   const lines = out.split('\n').filter((line) => line !== '');
   expect(lines[0]).toBe('{ "jsonrpc" : "2.0", "method" : "x/hello", "params" : { "n" : 1.50, "s" : "\\u00e9" } }');
   expect(lines.slice(1, 4).map((line) => (JSON.parse(line) as { params: { line: string } }).params.line)).toEqual(sent);
