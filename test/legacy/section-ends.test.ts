@@ -141,6 +141,13 @@ function ends(source: string, from = 0): Listed[] {
   return listed(new BlockEndCandidates(text, from, sectionEndCheckOf(text)));
 }
 
+test('a block start is an Event ID line that ends after its 64 digits, then a Channel line', () => {
+  expect(startsRichBlock(new LineText(START), 0)).toBe(true);
+  expect(startsRichBlock(new LineText(`x\n${START}`), 2)).toBe(true);
+  // The Channel label on the Event ID line itself, right after the digits: one line, no block start.
+  expect(startsRichBlock(new LineText(`Event ID: ${HEX}xChannel: eng`), 0)).toBe(false);
+});
+
 test('an end before a separator is found from the block start below it, with or without a Parsed line', () => {
   expect(ends(`head\nTags: []\n\n--- Event 2 (x) ---\n${START}`)).toEqual([{ tagsLine: 5, next: 'sep 2 15 35' }]);
   expect(ends(`head\nTags: []\nParsed: y\n\n--- Event 2 (x) ---\n${START}`)).toEqual([

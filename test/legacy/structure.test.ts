@@ -488,6 +488,14 @@ describe('Sprout V1/V2 sections', () => {
     const text = eventSection('v1', events, { id: ENGINEERING.id }).replace(/Time: [^\n]*01\+00:00/u, 'Time: later');
     expect(outcome([text])).toBe('invalid_prompt_text /prompt/0/text: an event block has no valid Time line');
   });
+  test.each(['v1', 'v2'] as const)('%s: a later block without a Channel line', (era) => {
+    // The section remembers the first block's Channel value; a later block with none is refused, not looked up.
+    const events = [chat(ALICE, 'a', { kind: 40_001 }), chat(BOB, 'b', { kind: 40_001 })];
+    const text = eventSection(era, events, { id: ENGINEERING.id });
+    const second = text.lastIndexOf(`Channel: ${ENGINEERING.id}\n`);
+    const broken = `${text.slice(0, second)}${text.slice(second + `Channel: ${ENGINEERING.id}\n`.length)}`;
+    expect(outcome([broken])).toBe('invalid_prompt_text /prompt/0/text: an event block has no valid Channel line');
+  });
   test('V1: a separator not after a blank line is content', () => {
     const events = [chat(ALICE, 'a\n--- Event 2 ---\nb'), chat(BOB, 'c')];
     const read = scrapePromptText(prompt(eventSection('v1', events, { id: ENGINEERING.id })));
