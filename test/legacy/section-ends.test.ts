@@ -231,3 +231,25 @@ test('the candidates after a line, both kinds merged in line order, the line its
     ],
   );
 });
+
+test('a Tags line asked about again gives the same tags; one that does not parse gives none again', () => {
+  const text = new LineText('head\nTags: [["p","x"]]\nTags: [bad\n\nNote: x');
+  const sections = new BlockEndCandidates(text, 0, sectionEndCheckOf(text));
+  for (let round = 0; round < 2; round++) {
+    expect(sections.tagsAt(5)).toEqual([['p', 'x']]);
+    expect(sections.tagsAt(22)).toBeUndefined();
+  }
+});
+
+test('the section-end check is never asked about a blank line followed by a line that starts with `-`', () => {
+  // Such a line ends no section; an end before a separator there is found from the block below it.
+  const source = `head\nTags: []\n\n--- Event 2 (x) ---\n${START}\nTags: []\n\n-x\nTags: []\n\nNote: y`;
+  const text = new LineText(source);
+  const asked: string[] = [];
+  const ends = new BlockEndCandidates(text, 0, (after) => {
+    asked.push(text.line(after + 1) ?? '');
+    return { type: 'end', next: after };
+  });
+  expect(asked).toEqual(['Note: y']);
+  expect([...ends.after(-1, 2, true)].map((candidate) => candidate.continuation.type)).toEqual(['separator', 'end']);
+});
