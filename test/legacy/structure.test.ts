@@ -209,6 +209,14 @@ describe('assembling the context', () => {
       'invalid_prompt_text /prompt/0/text: an event block names another channel than its h tag',
     );
   });
+  test('an h tag without a value names no channel: the Channel line stands', () => {
+    const event = chat(ALICE, 'a', { tags: [['h']] });
+    const read = scrapePromptText(prompt(eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && [read.context.channelId, read.context.events.map((e) => e.tags)]).toEqual([
+      ENGINEERING.id,
+      [[['h']]],
+    ]);
+  });
   test('a context section without a readable Channel line', () => {
     const context = contextSection('v4', 'dm', ENGINEERING).replace(`(#${ENGINEERING.id})`, '(#nope)');
     const read = scrapePromptText(prompt(context, eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)));
