@@ -234,6 +234,16 @@ describe('assembling the context', () => {
       ['the context section has no readable Channel line'],
     ]);
   });
+  test('without a Channel line, the line in its place is read as the channel, not as an anchor', () => {
+    const reply = 'd'.repeat(64);
+    const event = chat(ALICE, 'a', { tags: [['e', reply, '', 'reply']] });
+    const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT }).replace(/\nChannel: [^\n]*/u, '');
+    const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && [read.context.reply, read.context.diagnostics]).toEqual([
+      { rootEventId: reply, parentEventId: reply, replyToEventId: eventId(event) },
+      ['the context section has no readable Channel line'],
+    ]);
+  });
   test('only the IMPORTANT line names the reply target (a description line may quote --reply-to)', () => {
     const event = chat(ALICE, 'a');
     const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT, replyTo: ROOT }).replace(
