@@ -343,3 +343,16 @@ test('the last block of a frame without a count may end at its frame: a forged b
   const result = read(prior ?? '', current ?? '');
   expect(result.ok && result.context.events.map((e) => [e.id, e.content])).toEqual([[eventId(event), event.content]]);
 });
+
+test('a block with as many candidate ends as are checked reads; with one more, no context', () => {
+  // Each forged end parses and is followed by what ends a bracket section; one set of tags keeps the hashing short.
+  const forgedEnds = (count: number): string =>
+    Array.from({ length: count }, (_, i) => `line ${String(i)}\nTags: []\n\nNote: x`).join('\n');
+  const checked = chat(BOB, `${forgedEnds(63)}\nend`);
+  expect(failure(read(eventSection('v4', [checked], ENGINEERING)))).toEqual([eventId(checked)]);
+  const over = chat(BOB, `${forgedEnds(64)}\nend`);
+  expect(failure(read(eventSection('v4', [over], ENGINEERING)))).toEqual([
+    'ambiguous_prompt_text',
+    '/prompt/0/text: an event block has more possible ends than are checked',
+  ]);
+});

@@ -7,8 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import { renderPromptText, type PromptTextEvent } from '../../src/host.js';
 import { readBuzzContext, scrapePromptText, type BuzzEvent } from '../../src/index.js';
-import { ALICE, BOB, chat, ENGINEERING, scrapedRich, T0 } from './fixtures.js';
-import { eventId } from './render.js';
+import { ALICE, BOB, chat, ENGINEERING, SCOUT, scrapedRich, T0 } from './fixtures.js';
+import { eventId, eventSection, restartSections } from './render.js';
 
 const ERAS = ['v1', 'v2', 'v3', 'v4', 'v5'] as const;
 const alice = (): PromptTextEvent => chat(ALICE, '@Scout can you summarize yesterday’s deploy?', { label: 'Alice' });
@@ -76,6 +76,26 @@ describe('renderPromptText reads back as what it was given', () => {
     ]);
   });
 
+  test('a V5 tag is an attribute value: &, <, > and " are escaped', () => {
+    const prompt = renderPromptText({ era: 'v5', channel: ENGINEERING, events: [alice()], tag: 'a&b<c>d"e' });
+    expect(prompt[0]?.text.split('\n')[0]).toBe('<buzz-event type="a&amp;b&lt;c&gt;d&quot;e">');
+  });
+
+  test('the Parsed line names each p tag with a value, joined by ", "; a bare p tag is no mention', () => {
+    const render = (tags: string[][]): string =>
+      renderPromptText({ era: 'v4', channel: ENGINEERING, events: [chat(ALICE, 'hi', { tags })] })[0]?.text ?? '';
+    expect(
+      render([['p', SCOUT], ['p'], ['p', BOB]])
+        .split('\n')
+        .at(-1),
+    ).toBe(`Parsed: mentions=[${SCOUT}, ${BOB}]`);
+    expect(
+      render([['p']])
+        .split('\n')
+        .at(-1),
+    ).toBe('Tags: [["p"]]');
+  });
+
   test.each(['v4', 'v5'] as const)('%s merges: the cancelled turn reads back as cancelledEvents', (era) => {
     for (const as of ['steer', 'interrupt'] as const) {
       const prompt = renderPromptText({
@@ -106,6 +126,27 @@ describe('renderPromptText reads back as what it was given', () => {
       context: { events: [], cancelledEvents: [scrapedRich(alice()), scrapedRich(bob())] },
     });
   });
+});
+
+test('the restart re-prompt: the @mention tag unless one is given, then its note', () => {
+  const [frame, note] = restartSections([alice()], ENGINEERING);
+  expect(frame?.split('\n').slice(0, 2)).toEqual([
+    '<your-interrupted-turn-was-handling>',
+    '--- Event 1 (@mention) ---',
+  ]);
+  expect(note).toBe('Your previous turn was interrupted before it finished. Continue the work above.');
+  const tagged = renderPromptText({
+    era: 'v5',
+    channel: ENGINEERING,
+    events: [],
+    cancelled: { as: 'restart', events: [alice()] },
+    tag: 'all',
+  });
+  expect(tagged.map((block) => block.text)).toEqual([frame?.replace('(@mention)', '(all)'), note]);
+});
+
+test('a section of no events is a RangeError, not text', () => {
+  expect(() => eventSection('v4', [], ENGINEERING)).toThrow(new RangeError('a section renders at least one event'));
 });
 
 describe('what no host of the era rendered is refused', () => {

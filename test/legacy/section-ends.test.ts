@@ -141,6 +141,13 @@ function ends(source: string, from = 0): Listed[] {
   return listed(new BlockEndCandidates(text, from, sectionEndCheckOf(text)));
 }
 
+test('a block start is an Event ID line that ends after its 64 digits, then a Channel line', () => {
+  expect(startsRichBlock(new LineText(START), 0)).toBe(true);
+  expect(startsRichBlock(new LineText(`x\n${START}`), 2)).toBe(true);
+  // The Channel label on the Event ID line itself, right after the digits: one line, no block start.
+  expect(startsRichBlock(new LineText(`Event ID: ${HEX}xChannel: eng`), 0)).toBe(false);
+});
+
 test('an end before a separator is found from the block start below it, with or without a Parsed line', () => {
   expect(ends(`head\nTags: []\n\n--- Event 2 (x) ---\n${START}`)).toEqual([{ tagsLine: 5, next: 'sep 2 15 35' }]);
   expect(ends(`head\nTags: []\nParsed: y\n\n--- Event 2 (x) ---\n${START}`)).toEqual([
@@ -223,4 +230,26 @@ test('the candidates after a line, both kinds merged in line order, the line its
       [41, 'separator'],
     ],
   );
+});
+
+test('a Tags line asked about again gives the same tags; one that does not parse gives none again', () => {
+  const text = new LineText('head\nTags: [["p","x"]]\nTags: [bad\n\nNote: x');
+  const sections = new BlockEndCandidates(text, 0, sectionEndCheckOf(text));
+  for (let round = 0; round < 2; round++) {
+    expect(sections.tagsAt(5)).toEqual([['p', 'x']]);
+    expect(sections.tagsAt(22)).toBeUndefined();
+  }
+});
+
+test('the section-end check is never asked about a blank line followed by a line that starts with `-`', () => {
+  // Such a line ends no section; an end before a separator there is found from the block below it.
+  const source = `head\nTags: []\n\n--- Event 2 (x) ---\n${START}\nTags: []\n\n-x\nTags: []\n\nNote: y`;
+  const text = new LineText(source);
+  const asked: string[] = [];
+  const ends = new BlockEndCandidates(text, 0, (after) => {
+    asked.push(text.line(after + 1) ?? '');
+    return { type: 'end', next: after };
+  });
+  expect(asked).toEqual(['Note: y']);
+  expect([...ends.after(-1, 2, true)].map((candidate) => candidate.continuation.type)).toEqual(['separator', 'end']);
 });

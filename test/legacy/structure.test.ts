@@ -209,6 +209,14 @@ describe('assembling the context', () => {
       'invalid_prompt_text /prompt/0/text: an event block names another channel than its h tag',
     );
   });
+  test('an h tag without a value names no channel: the Channel line stands', () => {
+    const event = chat(ALICE, 'a', { tags: [['h']] });
+    const read = scrapePromptText(prompt(eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && [read.context.channelId, read.context.events.map((e) => e.tags)]).toEqual([
+      ENGINEERING.id,
+      [[['h']]],
+    ]);
+  });
   test('a context section without a readable Channel line', () => {
     const context = contextSection('v4', 'dm', ENGINEERING).replace(`(#${ENGINEERING.id})`, '(#nope)');
     const read = scrapePromptText(prompt(context, eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)));
@@ -223,6 +231,16 @@ describe('assembling the context', () => {
     const read = scrapePromptText(prompt(context, eventSection('v4', [chat(ALICE, 'a')], ENGINEERING)));
     expect(read.ok && [read.context.channelType, read.context.diagnostics]).toEqual([
       'dm',
+      ['the context section has no readable Channel line'],
+    ]);
+  });
+  test('without a Channel line, the line in its place is read as the channel, not as an anchor', () => {
+    const reply = 'd'.repeat(64);
+    const event = chat(ALICE, 'a', { tags: [['e', reply, '', 'reply']] });
+    const context = contextSection('v4', 'thread', ENGINEERING, { root: ROOT }).replace(/\nChannel: [^\n]*/u, '');
+    const read = scrapePromptText(prompt(context, eventSection('v4', [event], ENGINEERING)));
+    expect(read.ok && [read.context.reply, read.context.diagnostics]).toEqual([
+      { rootEventId: reply, parentEventId: reply, replyToEventId: eventId(event) },
       ['the context section has no readable Channel line'],
     ]);
   });
@@ -487,6 +505,14 @@ describe('Sprout V1/V2 sections', () => {
     const events = [chat(ALICE, 'a'), chat(ALICE, 'b', { created_at: T0 + 1 })];
     const text = eventSection('v1', events, { id: ENGINEERING.id }).replace(/Time: [^\n]*01\+00:00/u, 'Time: later');
     expect(outcome([text])).toBe('invalid_prompt_text /prompt/0/text: an event block has no valid Time line');
+  });
+  test.each(['v1', 'v2'] as const)('%s: a later block without a Channel line', (era) => {
+    // The section remembers the first block's Channel value; a later block with none is refused, not looked up.
+    const events = [chat(ALICE, 'a', { kind: 40_001 }), chat(BOB, 'b', { kind: 40_001 })];
+    const text = eventSection(era, events, { id: ENGINEERING.id });
+    const second = text.lastIndexOf(`Channel: ${ENGINEERING.id}\n`);
+    const broken = `${text.slice(0, second)}${text.slice(second + `Channel: ${ENGINEERING.id}\n`.length)}`;
+    expect(outcome([broken])).toBe('invalid_prompt_text /prompt/0/text: an event block has no valid Channel line');
   });
   test('V1: a separator not after a blank line is content', () => {
     const events = [chat(ALICE, 'a\n--- Event 2 ---\nb'), chat(BOB, 'c')];
