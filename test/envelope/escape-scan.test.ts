@@ -154,6 +154,13 @@ describe('mayNeedJsonEscaping, where the two paths meet and what the scanner lea
     }
   });
 
+  test('a fresh module compiles its scanner where WebAssembly works: long surrogate pairs pass unflagged', async () => {
+    // The scanner is loaded once per module, on the first long string: a fresh copy loads it again.
+    const check = await withWebAssembly((globalThis as { WebAssembly?: unknown }).WebAssembly);
+    expect(check(pairs(4096))).toBe(false);
+    expect(check('a'.repeat(4095) + '"')).toBe(true);
+  });
+
   describe('without a working WebAssembly the expression decides every string', () => {
     test.each([
       ['absent', undefined],

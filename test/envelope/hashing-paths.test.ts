@@ -13,12 +13,21 @@ import { getEventHash, serializeEvent } from 'nostr-tools/pure';
 import { describe, expect, test } from 'vitest';
 import type { Pieces } from '../../src/envelope/canonical-json.js';
 import { domainDigest, nostrEventId, sha256Hex, sha256OfPieces } from '../../src/envelope/crypto.js';
+import { envelopeHashes } from '../../src/envelope/hashes.js';
+import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { attestBuzzEnvelope } from '../../src/host.js';
-import { canonicalJson, readBuzzContext, verifyBuzzEnvelope } from '../../src/index.js';
+import {
+  canonicalJson,
+  deliveryIdOf,
+  membershipRevisionOf,
+  payloadHashOf,
+  readBuzzContext,
+  verifyBuzzEnvelope,
+} from '../../src/index.js';
 import { numRuns } from '../support/fuzz.js';
 import { AGENT, OWNER, signEventFixed } from '../support/keys.js';
 import { type JsonObject, recomputeUnkeyed, setAt } from './mutations.js';
-import { CHANNEL_ID, T0, envelopeOf, jsonCopy, promptParams } from './sample.js';
+import { CHANNEL_ID, T0, envelopeOf, jsonCopy, promptParams, sampleEnvelope } from './sample.js';
 
 const nobleHex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)));
 
@@ -210,5 +219,54 @@ describe('signed deliveries on the fast paths verify, and a change to them does 
     const read = readBuzzContext(promptParams(envelope), { agentPubkey: AGENT.pubkey });
     expect(reads).toBeGreaterThanOrEqual(3);
     expect(read.ok ? read.context.events[0]?.content : read.error.code).toBe('event_id_mismatch');
+  });
+});
+
+describe('the hashes of a received envelope are of one reading of it', () => {
+  /** Replaces `record[key]` by a getter that answers as sent once, then `later`, counting its reads. */
+  function readCounted(record: JsonObject, key: string, later: string): { readonly reads: number } {
+    const sent = record[key];
+    let reads = 0;
+    Object.defineProperty(record, key, { enumerable: true, get: () => (++reads === 1 ? sent : later) });
+    return {
+      get reads() {
+        return reads;
+      },
+    };
+  }
+
+  test('channel, its members and reply are read once for payloadHash, deliveryId and membershipRevision alike', () => {
+    // An in-process object may answer each read differently: deliveryId and membershipRevision
+    // must hash the texts the attestation digest covered, not a second reading.
+    const sent = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
+    const received = jsonCopy(sent);
+    const channel = received.channel as JsonObject;
+    const [member = {}] = channel.members as JsonObject[];
+    const counted = [
+      readCounted(channel, 'type', 'channel'),
+      readCounted(member, 'role', 'owner'),
+      readCounted(received.reply as JsonObject, 'rootEventId', 'f'.repeat(64)),
+    ];
+    const events = (sent as unknown as ReturnType<typeof sampleEnvelope>).events;
+    const hashes = envelopeHashes(
+      received as JsonObject & { channel: JsonObject },
+      events,
+      undefined,
+      DEFAULT_LIMITS.maxDepth,
+      DEFAULT_LIMITS.maxNodes,
+    );
+    expect(counted.map((getter) => getter.reads)).toEqual([1, 1, 1]);
+    const sentChannel = sent.channel as JsonObject;
+    expect({
+      digest: bytesToHex(hashes.digest),
+      deliveryId: hashes.deliveryId,
+      membershipRevision: hashes.membershipRevision,
+    }).toEqual({
+      digest: payloadHashOf(sent),
+      deliveryId: deliveryIdOf(sent as unknown as Parameters<typeof deliveryIdOf>[0]),
+      membershipRevision: membershipRevisionOf(sentChannel.id as string, sentChannel.members),
+    });
+    expect(hashes.membershipRevision).toBe(sentChannel.membershipRevision);
+    expect(hashes.deliveryId).toBe(sent.deliveryId);
   });
 });

@@ -142,3 +142,16 @@ test('an in-process graph sharing sub-objects costs maxNodes visits at most, not
   // 2^31 visits would take minutes; the bound stops after 100 000 (no timing is asserted beyond sanity).
   expect(Date.now() - started).toBeLessThan(60_000);
 });
+
+test('an envelope listing one event object twice reads as its JSON copy does', () => {
+  // The content text kept for reuse is recorded under the object's last listing only: the first
+  // listing has none, and its id is computed from its content afresh.
+  const envelope = jsonCopy(sampleEnvelope()) as unknown as JsonObject;
+  const [, last] = envelope.events as JsonObject[];
+  envelope.events = [last, last];
+  recomputeUnkeyed(envelope);
+  const shared = attestFixed(envelope, AGENT);
+  const read = readBuzzContext(promptParams(shared), pinned);
+  expect(read).toEqual(readBuzzContext(promptParams(jsonCopy(shared)), pinned));
+  expect(read.ok && [read.context.trust, read.context.events.length]).toEqual(['verified', 2]);
+});

@@ -2,8 +2,8 @@
  * The libsecp256k1 loader's own guards: inputs of the wrong length never reach the fixed heap
  * buffers (a stray byte would overwrite the next buffer, or a short input leave the previous call's
  * bytes behind), the load-time self-test refuses a binary whose verify accepts everything or
- * nothing, and the runtime imports it hands the binary abort, refuse to grow the heap, and copy
- * within the instance's heap.
+ * nothing, the runtime imports it hands the binary abort, refuse to grow the heap, and copy
+ * within the instance's heap, and verify writes into the memory's current buffer, not a detached one.
  */
 import { schnorr } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -86,4 +86,18 @@ describe('the runtime imports the loader hands the binary', () => {
     a.f?.(at, at + 3, 2);
     expect([...heap.subarray(at)]).toEqual([4, 5, 3, 4, 5, 6]);
   });
+});
+
+test('verify still answers once the instance memory has a new buffer (a stale view would be silent)', async () => {
+  const tap = tapWasm();
+  const verify = await loadLibsecp256k1();
+  const [memory] = tap.memories as readonly { grow(pages: number): number; readonly buffer: ArrayBuffer }[];
+  if (memory === undefined) throw new Error('the binary was not loaded');
+  const { signature, message, pubkey } = signed();
+  const old = memory.buffer;
+  // Growing by zero pages still detaches the old buffer and hands out a new one.
+  memory.grow(0);
+  expect(old.byteLength).toBe(0);
+  expect(verify(signature, message, pubkey)).toBe(true);
+  expect(verify(signature, sha256(message), pubkey)).toBe(false);
 });
