@@ -64,3 +64,12 @@ test('a restart frame beside a new event section is an ordinary merge', () => {
   ]);
   expect(read.ok && read.context.diagnostics).toEqual([]);
 });
+
+test('two restart frames are two cancelled turns: ambiguous', () => {
+  const [frame] = restartSections([first], ENGINEERING);
+  const read = scrapePromptText(prompt(frame ?? '', frame ?? ''));
+  expect(read.ok ? 'ok' : [read.error.code, read.error.reason]).toEqual([
+    'ambiguous_prompt_text',
+    'more than one Buzz event section in one prompt',
+  ]);
+});

@@ -184,6 +184,25 @@ describe('assembling the context', () => {
       'invalid_prompt_text /prompt: the cancelled turn of a merge comes after the new one',
     );
   });
+  test('a cancelled turn in bracket headers before new events in an XML frame', () => {
+    const [prior] = mergeSections('v4', 'steer', [chat(ALICE, 'old')], [chat(ALICE, 'new')], ENGINEERING);
+    const [, current] = mergeSections('v5', 'steer', [chat(ALICE, 'old')], [chat(ALICE, 'new')], ENGINEERING);
+    expect(outcome([prior ?? '', current ?? ''])).toBe(
+      'invalid_prompt_text /prompt: the Buzz sections of one prompt mix bracket headers and XML frames',
+    );
+  });
+  test.each(['v4', 'v5'] as const)('%s: a cancelled turn before a plain event section', (era) => {
+    const [prior] = mergeSections(era, 'steer', [chat(ALICE, 'old')], [chat(ALICE, 'new')], ENGINEERING);
+    expect(outcome([prior ?? '', eventSection(era, [chat(ALICE, 'new')], ENGINEERING)])).toBe(
+      'invalid_prompt_text /prompt: a cancelled turn is followed by a plain event section, not by a merge section',
+    );
+  });
+  test('an empty frame alone holds no event of this turn', () => {
+    const name = 'new-message-arrived-while-you-were-working';
+    expect(outcome([`<${name}>\n</${name}>`])).toBe(
+      'invalid_prompt_text /prompt: the Buzz sections hold no event of this turn',
+    );
+  });
   test('events in different channels', () => {
     // Without h tags: the Channel lines alone disagree.
     const text = eventSection('v4', [chat(ALICE, 'a', { tags: [] }), chat(ALICE, 'b', { tags: [] })], ENGINEERING);

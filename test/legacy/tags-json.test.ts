@@ -31,6 +31,30 @@ test.each([
   ['["a"]', false],
   ['{}', false],
   ['', false],
+  // JSON white space is space, tab, line feed and carriage return, anywhere between tokens.
+  ['\t[\n[\r"a"\t,\n"b"\r]\t]\n', true],
+  // Between tags and between strings only a comma may stand; text there is not skipped.
+  ['[["a"]x["b"]]', false],
+  ['[["a"x"b"]]', false],
+  ['[["a" "b"]]', false],
+  ['[["a"],x]', false],
+  // A tag starts with `[` and a string with `"`, the first one included.
+  ['[,["a"]]', false],
+  ['[x]]', false],
+  ['[[x"]]', false],
+  ['[["a"],["b"', false],
+  // \u takes four hex digits of either case, and nothing just outside 0-9, a-f, A-F.
+  ['[["\\u09af\\uAF00"]]', true],
+  ['[["\\u/000"]]', false],
+  ['[["\\u:000"]]', false],
+  ['[["\\u`000"]]', false],
+  ['[["\\ug000"]]', false],
+  ['[["\\u@000"]]', false],
+  ['[["\\uG000"]]', false],
+  ['[["\\ua000"]]', true],
+  ['[["\\uf000"]]', true],
+  ['[["\\uA000"]]', true],
+  ['[["\\uF000"]]', true],
 ])('%s → %s', (value, expected) => {
   expect(isTagsJson(value)).toBe(expected);
   expect(parsesToTags(value)).toBe(expected);
