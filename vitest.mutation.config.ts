@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { defineConfig, mergeConfig, type ViteUserConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
 /**
@@ -35,10 +35,17 @@ class KillersFirst extends BaseSequencer {
  * - Each property runs 100 cases with a fixed seed: `@fast-check/vitest` puts the seed into each
  *   test's name, and Stryker re-selects tests by name for every mutant.
  * - Test files share one module graph (`isolate: false`): re-importing zod and nostr-tools for every
- *   file of every mutant run would cost more than the tests themselves.
+ *   file of every mutant run would cost more than the tests themselves. `MUTATION_ISOLATE=1` gives
+ *   each file its own, for a source whose values are built once per process (the schemas per set
+ *   of limits): shared, only the test that built them first can see a mutant in the builder.
+ * - `MUTATION_TESTS` (comma-separated globs) narrows the suite to one scope's tests. Stryker's own
+ *   `testFiles` would too, but it also gives module-level (static) mutants a test filter, and a
+ *   filtered run switches its mutant on after the modules have loaded: a mutated table is never seen.
  * - Files run in the order above ({@link KillersFirst}).
  */
-export default mergeConfig(
+const scopeTests = (process.env.MUTATION_TESTS ?? '').split(',').filter((glob) => glob !== '');
+
+const config: ViteUserConfig = mergeConfig(
   base,
   defineConfig({
     test: {
@@ -55,8 +62,13 @@ export default mergeConfig(
         'test/proxy/lifecycle.test.ts',
       ],
       env: { FAST_CHECK_RUNS: '100', FAST_CHECK_SEED: '1' },
-      isolate: false,
+      isolate: process.env.MUTATION_ISOLATE === '1',
       sequence: { sequencer: KillersFirst },
     },
   }),
 );
+
+// mergeConfig joins arrays; a scope replaces the suite's include instead.
+if (scopeTests.length > 0 && config.test !== undefined) config.test.include = scopeTests;
+
+export default config;
