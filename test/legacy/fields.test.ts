@@ -117,6 +117,9 @@ describe('kind, time, tags', () => {
     ['2026-08-29T10:40:00+00:60', undefined],
     ['2026-08-29T10:40:00.000+00:00', undefined],
     ['2026-08-29 10:40:00+00:00', undefined],
+    // The whole value is the time: text before or after a valid one is refused.
+    ['2026-08-29T10:40:00Z2026-08-29T10:40:00Z', undefined],
+    ['2026-08-29T10:40:00+01:00 ', undefined],
     ['01788000000', undefined],
     ['99999999999999999', undefined],
     ['', undefined],
@@ -205,6 +208,13 @@ describe('headers and separators', () => {
     [`[Buzz events ${EM} 2 event]`, undefined],
     [`[Buzz events ${EM} 02 events]`, undefined],
     [`[Buzz events ${EM} 2 events] `, undefined],
+    [`[Buzz events ${EM} 12345 events]`, undefined],
+    [
+      '<buzz-events count="1234">',
+      { family: 'xml', role: 'events', form: 'chunks', close: '</buzz-events>', declared: 1234, merge: false },
+    ],
+    [' <buzz-events count="2">', undefined],
+    ['<buzz-events count="2"> ', undefined],
     ['[Context]', undefined],
     ['<buzz-event>', undefined],
     ['<buzz-events>', undefined],

@@ -32,6 +32,12 @@ describe('a rich event head is read whole or refused', () => {
   ])('%j replaced by %j: invalid_prompt_text', (from, to, message) => {
     expect(outcome([good().replace(from, to)])).toBe(`invalid_prompt_text /prompt/0/text: ${message}`);
   });
+  test.each(['v1', 'v2'] as const)('%s names its channel by bare id: a named Channel line is refused', (era) => {
+    const section = eventSection(era, [chat(BOB, 'hi')], ENGINEERING);
+    const named = section.replace(`Channel: ${ENGINEERING.id}`, `Channel: ${ENGINEERING.name} (#${ENGINEERING.id})`);
+    expect(named).not.toBe(section);
+    expect(outcome([named])).toBe('invalid_prompt_text /prompt/0/text: an event block has no valid Channel line');
+  });
   test('npub and hex that disagree', () => {
     expect(outcome([good().replace(`hex: ${BOB}`, `hex: ${ALICE}`)])).toBe(
       "invalid_prompt_text /prompt/0/text: a sender's npub and hex disagree",
