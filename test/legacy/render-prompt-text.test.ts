@@ -97,11 +97,12 @@ describe('renderPromptText reads back as what it was given', () => {
     expect(parsed([['e', parent ?? '', '', 'reply', 'extra']])).toBe(
       `Parsed: parent=${parent ?? ''}, root=${parent ?? ''}`,
     );
-    // No thread: a marker other than root or reply, an e tag of three items, the marker on another tag.
+    // No thread: a marker other than root or reply, an e tag of three items, the markers on another tag.
     expect(
       parsed([
         ['e', other ?? '', '', 'mention'],
         ['e', other ?? '', 'root'],
+        ['q', other ?? '', '', 'root'],
         ['q', other ?? '', '', 'reply'],
       ]),
     ).toBe(undefined);
