@@ -35,9 +35,7 @@ class KillersFirst extends BaseSequencer {
  * - Each property runs 100 cases with a fixed seed: `@fast-check/vitest` puts the seed into each
  *   test's name, and Stryker re-selects tests by name for every mutant.
  * - Test files share one module graph (`isolate: false`): re-importing zod and nostr-tools for every
- *   file of every mutant run would cost more than the tests themselves. `MUTATION_ISOLATE=1` gives
- *   each file its own, for a source whose values are built once per process (the schemas per set
- *   of limits): shared, only the test that built them first can see a mutant in the builder.
+ *   file of every mutant run would cost more than the tests themselves.
  * - `MUTATION_TESTS` (comma-separated globs) narrows the suite to one scope's tests. Stryker's own
  *   `testFiles` would too, but it also gives module-level (static) mutants a test filter, and a
  *   filtered run switches its mutant on after the modules have loaded: a mutated table is never seen.
@@ -62,7 +60,7 @@ const config: ViteUserConfig = mergeConfig(
         'test/proxy/lifecycle.test.ts',
       ],
       env: { FAST_CHECK_RUNS: '100', FAST_CHECK_SEED: '1' },
-      isolate: process.env.MUTATION_ISOLATE === '1',
+      isolate: false,
       sequence: { sequencer: KillersFirst },
     },
   }),
